@@ -1,0 +1,5 @@
+import type { CommandModule } from "yargs";
+
+/** Every command of the CLI, one module per file; the handler of each only parses and calls a library. */
+// biome-ignore lint/suspicious/noExplicitAny: yargs command modules differ in their argument types
+export const commands: CommandModule<any, any>[] = [];

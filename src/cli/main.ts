@@ -1,0 +1,45 @@
+/**
+ * The `conform` command line: parse, call the library, map the outcome to an exit code.
+ * @module
+ */
+import yargs from "yargs";
+import { ToolkitError } from "../core/errors.ts";
+import { commands } from "./commands/index.ts";
+import { ExitCode } from "./exit-codes.ts";
+
+/** Runs the CLI with the given arguments and resolves to the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const cli = yargs([...argv])
+    .scriptName("conform")
+    .usage("$0 <command> [options]\n\nConformance and contract testing for the Cloud Infrastructure API v4.")
+    .strict()
+    .demandCommand(1, "Name a command; `conform --help` lists them.")
+    .recommendCommands()
+    .help()
+    .alias("h", "help")
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns || 110))
+    .fail((message, error) => {
+      // yargs calls this for parse errors; a handler's own errors are rethrown below.
+      if (error) throw error;
+      process.stderr.write(`conform: ${message}\nRun \`conform --help\` for usage.\n`);
+      exitCode = ExitCode.toolkitError;
+    });
+  for (const command of commands) cli.command(command);
+  try {
+    const args = await cli.parseAsync();
+    const fromHandler = (args as { exitCode?: unknown }).exitCode;
+    if (typeof fromHandler === "number") exitCode = fromHandler;
+  } catch (error) {
+    if (ToolkitError.is(error)) {
+      process.stderr.write(`conform: ${error.message} [${error.code}]\n`);
+    } else {
+      process.stderr.write(
+        `conform: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+    }
+    exitCode = ExitCode.toolkitError;
+  }
+  return exitCode;
+}

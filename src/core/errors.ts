@@ -1,0 +1,74 @@
+/**
+ * Unexpected failures: the toolkit could not do its job. Expected failures (a check that fails,
+ * a body that does not validate) are values, never these. Each class carries a stable `code`
+ * that scripts and tests may match on; messages may change, codes may not.
+ * @module
+ */
+
+export type ToolkitErrorCode =
+  | "SPEC_LOAD"
+  | "SPEC_INVALID"
+  | "SPEC_UNSUPPORTED"
+  | "CONFIG_INVALID"
+  | "TARGET_UNREACHABLE"
+  | "TRANSPORT_TIMEOUT"
+  | "RESPONSE_TOO_LARGE"
+  | "SUITE_LOAD"
+  | "NOTHING_RAN"
+  | "INTERRUPTED"
+  | "INTERNAL";
+
+const brand = Symbol.for("conform.error");
+
+export class ToolkitError extends Error {
+  readonly code: ToolkitErrorCode;
+  readonly [brand] = true;
+
+  constructor(code: ToolkitErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = new.target.name;
+  }
+
+  /** True for toolkit errors from any copy of this module (brand, not instanceof). */
+  static is(value: unknown): value is ToolkitError {
+    return typeof value === "object" && value !== null && brand in value;
+  }
+}
+
+/** A description could not be read or parsed (missing file, bad YAML, unreachable URL). */
+export class SpecLoadError extends ToolkitError {
+  readonly source: string;
+  constructor(source: string, message: string, options?: { cause?: unknown }) {
+    super("SPEC_LOAD", message, options);
+    this.source = source;
+  }
+}
+
+/** A description was read but is not a valid OpenAPI/Swagger document; `pointer` says where. */
+export class SpecInvalidError extends ToolkitError {
+  readonly source: string;
+  readonly problems: readonly { pointer: string; message: string }[];
+  constructor(source: string, problems: readonly { pointer: string; message: string }[]) {
+    const first = problems[0];
+    const where = first ? ` at ${first.pointer || "/"}: ${first.message}` : "";
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+    super("SPEC_INVALID", `invalid API description ${source}${where}${more}`);
+    this.source = source;
+    this.problems = problems;
+  }
+}
+
+/** A valid description that uses something the toolkit cannot handle (e.g. an OpenAPI 4 draft). */
+export class SpecUnsupportedError extends ToolkitError {
+  constructor(message: string) {
+    super("SPEC_UNSUPPORTED", message);
+  }
+}
+
+/** Bad command-line arguments or config file content. */
+export class ConfigError extends ToolkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("CONFIG_INVALID", message, options);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The spec loader's public contract: what every other module may rely on.
+ * Nothing here depends on the dialect of the loaded description (Swagger 2.0, OpenAPI 3.0 or 3.1):
+ * the loader normalises all three into these shapes.
+ * @module
+ */
+
+export type HttpMethod = "get" | "put" | "post" | "delete" | "patch" | "head" | "options" | "trace";
+
+export type SpecDialect = "swagger-2.0" | "openapi-3.0" | "openapi-3.1";
+
+/** A JSON Schema object as found in the description (after dialect normalisation). */
+export type JsonSchema = { readonly [key: string]: unknown } | boolean;
+
+export interface ParameterInfo {
+  readonly name: string;
+  readonly in: "path" | "query" | "header" | "cookie";
+  readonly required: boolean;
+  readonly schema: JsonSchema | undefined;
+  readonly deprecated: boolean;
+}
+
+/** A field of a list item that the target can filter on (any `x-*-filterable: true` extension). */
+export interface FilterableField {
+  readonly name: string;
+  /** JSON type of the field; `array` for list-valued fields (equality matches by membership). */
+  readonly type: "string" | "integer" | "number" | "boolean" | "array";
+  /** For `array` fields, the type of the items. */
+  readonly itemType?: "string" | "integer" | "number" | "boolean";
+  /** True when the schema allows null. */
+  readonly nullable: boolean;
+  /** The vendor extension that marked it, e.g. `x-compute-filterable`. */
+  readonly extension: string;
+}
+
+export interface ResponseInfo {
+  /** `"200"`, `"4XX"` or `"default"`, as written in the description. */
+  readonly status: string;
+  readonly description: string;
+  readonly contentTypes: readonly string[];
+  /** Header names declared on this response, lower-cased, with whether each is required. */
+  readonly headers: readonly {
+    readonly name: string;
+    readonly required: boolean;
+    readonly schema: JsonSchema | undefined;
+  }[];
+  /** True when at least one content type has a schema (a validator can be compiled). */
+  readonly hasSchema: boolean;
+}
+
+export interface RequestBodyInfo {
+  readonly required: boolean;
+  readonly contentTypes: readonly string[];
+}
+
+export interface SecurityInfo {
+  /** True when the operation can be called without a token (`security: []` or an empty requirement). */
+  readonly public: boolean;
+  /** Scopes that each alone grant access (any of), e.g. `["nodebalancers:read_write"]`. Empty when public. */
+  readonly scopes: readonly string[];
+  /** Names of the security schemes the operation accepts. */
+  readonly schemes: readonly string[];
+}
+
+export interface OperationInfo {
+  /** The description's operationId, or `<method> <path>` when it has none. */
+  readonly operationId: string;
+  readonly method: HttpMethod;
+  /** Path template as written, e.g. `/nodebalancers/{nodeBalancerId}/configs`. */
+  readonly pathTemplate: string;
+  /** A server URL template that overrides the document's (e.g. `{auth_url}` for the OAuth server), if any. */
+  readonly serverUrl: string | undefined;
+  readonly tags: readonly string[];
+  readonly summary: string;
+  readonly deprecated: boolean;
+  readonly security: SecurityInfo;
+  /** Path-level and operation-level parameters merged (operation wins). */
+  readonly parameters: readonly ParameterInfo[];
+  /** True for a list answered in the `{data, page, pages, results}` envelope. */
+  readonly paginated: boolean;
+  /** Filterable fields of the list items; empty for non-lists and lists without any. */
+  readonly filterableFields: readonly FilterableField[];
+  readonly requestBody: RequestBodyInfo | undefined;
+  readonly responses: readonly ResponseInfo[];
+}
+
+/** Where a concrete request lands in the description. */
+export interface OperationMatch {
+  readonly operation: OperationInfo;
+  /** Path parameters, typed per their schema (integers become numbers; others stay strings). */
+  readonly pathParams: Readonly<Record<string, string | number>>;
+}
+
+export interface OperationIndex {
+  all(): readonly OperationInfo[];
+  byId(operationId: string): OperationInfo | undefined;
+  /**
+   * Find the operation for a method and a concrete path relative to the server's base path
+   * (e.g. `/nodebalancers/12/configs/`; a trailing slash is tolerated). Literal segments win over
+   * templated ones; a path parameter whose value does not fit its type does not match.
+   */
+  match(method: string, path: string): OperationMatch | undefined;
+}
+
+export interface ValidationIssue {
+  /** JSON pointer into the validated value, `""` for the root. */
+  readonly instancePath: string;
+  /** The field in the API's own error style: `label`, `configs[0].port`; `""` for the root. */
+  readonly field: string;
+  readonly keyword: string;
+  readonly message: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+export type ValidationOutcome =
+  | { readonly valid: true }
+  | { readonly valid: false; readonly issues: readonly ValidationIssue[] };
+
+/** A compiled validator; it never throws. */
+export type Validator = (value: unknown) => ValidationOutcome;
+
+export interface ValidatorCache {
+  /**
+   * Validator for a response body: exact status first, then its range (`4XX`), then `default`.
+   * `undefined` when the description gives no schema for it.
+   */
+  response(operationId: string, status: number, contentType?: string): Validator | undefined;
+  /** Validator for a request body (readOnly properties are not required in requests). */
+  request(operationId: string, contentType?: string): Validator | undefined;
+  /** Formats the description uses that no format validator knows (tolerated, noted once each). */
+  unknownFormats(): readonly string[];
+  /** Number of validators compiled so far (they compile lazily). */
+  compiledCount(): number;
+}
+
+export interface ApiSpec {
+  /** Where it was loaded from (file path or URL). */
+  readonly source: string;
+  readonly dialect: SpecDialect;
+  readonly title: string;
+  /** `info.version`, e.g. `4.176.0`. */
+  readonly version: string;
+  /** Server URL templates with their variables' defaults, as declared at the document level. */
+  readonly servers: readonly { readonly url: string; readonly variables: Readonly<Record<string, string>> }[];
+  /** The bundled document: internal `$ref`s kept, external ones inlined. */
+  readonly document: Readonly<Record<string, unknown>>;
+  readonly operations: OperationIndex;
+  readonly validators: ValidatorCache;
+}
+
+export interface LoadSpecOptions {
+  /** Validate the document against its OpenAPI/Swagger schema before use (default true). */
+  readonly validate?: boolean;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, SpecInvalidError, SpecLoadError, ToolkitError } from "../../src/core/errors.ts";
+
+describe("toolkit errors", () => {
+  it.each([
+    [new SpecLoadError("a.yaml", "no such file"), "SPEC_LOAD"],
+    [new SpecInvalidError("a.yaml", [{ pointer: "/paths/~1x", message: "bad" }]), "SPEC_INVALID"],
+    [new ConfigError("bad flag"), "CONFIG_INVALID"],
+  ])("%s carries stable code %s and is recognised by brand", (error, code) => {
+    expect(error.code).toBe(code);
+    expect(ToolkitError.is(error)).toBe(true);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it("does not mistake plain errors for toolkit errors", () => {
+    expect(ToolkitError.is(new Error("x"))).toBe(false);
+    expect(ToolkitError.is({ code: "SPEC_LOAD" })).toBe(false);
+  });
+
+  it("names where an invalid description fails, and how many more problems there are", () => {
+    const error = new SpecInvalidError("api.yaml", [
+      { pointer: "/paths/~1a/get", message: "must have responses" },
+      { pointer: "/info", message: "must have version" },
+    ]);
+    expect(error.message).toBe(
+      "invalid API description api.yaml at /paths/~1a/get: must have responses (and 1 more)",
+    );
+  });
+});
