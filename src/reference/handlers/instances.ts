@@ -1,0 +1,4 @@
+import type { HandlerMap } from "../context.ts";
+
+/** Placeholder until this resource lands. */
+export const instanceHandlers: HandlerMap = {};
