@@ -151,4 +151,9 @@ export interface ApiSpec {
 export interface LoadSpecOptions {
   /** Validate the document against its OpenAPI/Swagger schema before use (default true). */
   readonly validate?: boolean;
+  /**
+   * How strictly validators check `format`s: `full` (default) checks exactly (a date must exist), `fast` uses
+   * cheaper regular expressions (ajv-formats' modes; format checks are most of a validation's cost).
+   */
+  readonly formats?: "full" | "fast";
 }

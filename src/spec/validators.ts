@@ -1,0 +1,55 @@
+/**
+ * The spec's {@link ValidatorCache}: finds the schema for an operation's response (status, then range, then
+ * `default`; then media type) or request, and hands it to the compiler of the right validation context.
+ * Nothing compiles until a validator is asked for; each compiles once.
+ * @module
+ */
+import { type BodySchemas, mediaTypeFor, responseFor } from "./body-schemas.ts";
+import { createSchemaCompiler, type FormatMode, type SchemaCompiler } from "./compile.ts";
+import type { SpecDialect, Validator, ValidatorCache } from "./types.ts";
+
+export interface ValidatorCacheOptions {
+  readonly dialect: SpecDialect;
+  readonly bodies: ReadonlyMap<string, BodySchemas>;
+  readonly unknownFormats: readonly string[];
+  readonly formatMode: FormatMode;
+}
+
+export function createValidatorCache(document: unknown, options: ValidatorCacheOptions): ValidatorCache {
+  const compilerOptions = {
+    dialect: options.dialect,
+    unknownFormats: options.unknownFormats,
+    formatMode: options.formatMode,
+  };
+  let responses: SchemaCompiler | undefined;
+  let requests: SchemaCompiler | undefined;
+  const responseCompiler = () => {
+    responses ??= createSchemaCompiler(document, { ...compilerOptions, context: "response" });
+    return responses;
+  };
+  const requestCompiler = () => {
+    requests ??= createSchemaCompiler(document, { ...compilerOptions, context: "request" });
+    return requests;
+  };
+  const unknownFormats = Object.freeze([...options.unknownFormats]);
+
+  return {
+    response(operationId, status, contentType) {
+      const body = options.bodies.get(operationId);
+      const response = body && responseFor(body.responses, status);
+      if (!response) return undefined;
+      const mediaType = mediaTypeFor(response.media, contentType);
+      const pointer = mediaType === undefined ? undefined : response.media.get(mediaType);
+      return pointer === undefined ? undefined : responseCompiler().compile(pointer);
+    },
+    request(operationId, contentType): Validator | undefined {
+      const request = options.bodies.get(operationId)?.request;
+      if (!request) return undefined;
+      const mediaType = mediaTypeFor(request.media, contentType);
+      const pointer = mediaType === undefined ? undefined : request.media.get(mediaType);
+      return pointer === undefined ? undefined : requestCompiler().compile(pointer);
+    },
+    unknownFormats: () => unknownFormats,
+    compiledCount: () => (responses?.compiledCount ?? 0) + (requests?.compiledCount ?? 0),
+  };
+}
