@@ -3,13 +3,12 @@
  * it: the login form, the login, the code exchange (urlencoded and multipart), refresh, the implicit flow,
  * and the refusals. Every answer is checked against the spec (the 302 and the HTML only for their status).
  */
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium } from "playwright-core";
 import { Agent, FormData, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/reference/clock.ts";
+import { launchChromium, skipBrowserTests } from "../helpers/chromium.ts";
 import {
   type ApiResponse,
   type ReferenceHarness,
@@ -434,9 +433,7 @@ describe("the implicit flow (public client)", () => {
   });
 });
 
-const chromiumPath = "/usr/bin/chromium";
-
-describe.skipIf(!existsSync(chromiumPath))("a headless browser drives the login form", () => {
+describe.skipIf(skipBrowserTests)("a headless browser drives the login form", () => {
   // The application's callback: a loopback server, so the browser never leaves 127.0.0.1.
   let callback: Server;
   let callbackOrigin: string;
@@ -460,7 +457,7 @@ describe.skipIf(!existsSync(chromiumPath))("a headless browser drives the login 
         json: { label: `browser ${type}`, redirect_uri: `${callbackOrigin}/cb`, public: isPublic },
       });
       const client = created.body as Client;
-      const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+      const browser = await launchChromium();
       try {
         const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
         const query = new URLSearchParams({ client_id: client.id, response_type: type, scope, state: "b&r" });
