@@ -1,0 +1,99 @@
+/**
+ * `conform serve`: the embedded reference implementation as a process, with what a person needs to try it at
+ * once with curl. Stops cleanly on Ctrl-C (exit 130, after closing sockets and timers).
+ * @module
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CommandModule } from "yargs";
+import { ConfigError } from "../../core/errors.ts";
+import { createReferenceServer, type ReferenceServer } from "../../reference/server.ts";
+import { ExitCode } from "../exit-codes.ts";
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  http: boolean;
+  token: string | undefined;
+  "time-scale": number;
+  exitCode?: number;
+}
+
+/** The banner printed at start: URLs, token, login, and curl lines that work as printed. */
+export function serveBanner(server: ReferenceServer, caFile: string | undefined): string {
+  const trust = caFile ? `--cacert ${caFile} ` : "";
+  return [
+    "conform reference server (Cloud Infrastructure API v4, in memory)",
+    `  base URL:   ${server.baseUrl}`,
+    `  auth URL:   ${server.authUrl}  (login page: ${server.authUrl}/oauth/authorize?client_id=...)`,
+    `  token:      ${server.token}  (personal access token, scope *)`,
+    `  login:      ${server.user.username} / ${server.user.password}`,
+    ...(caFile ? [`  CA file:    ${caFile}  (self-signed for this run)`] : []),
+    "",
+    "Try it:",
+    `  curl ${trust}${server.baseUrl}/regions`,
+    `  curl ${trust}-H "Authorization: Bearer ${server.token}" ${server.baseUrl}/nodebalancers`,
+    "",
+    "Ctrl-C stops it.",
+    "",
+  ].join("\n");
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      resolve(signal);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}
+
+export const serveCommand: CommandModule<object, ServeArgs> = {
+  command: "serve",
+  describe: "Start the embedded reference implementation of the API on loopback",
+  builder: (yargs) =>
+    yargs
+      .option("port", { type: "number", default: 0, describe: "Port to listen on (0: any free port)" })
+      .option("host", {
+        type: "string",
+        default: "127.0.0.1",
+        describe: "Loopback address to bind (127.x.x.x or ::1)",
+      })
+      .option("http", { type: "boolean", default: false, describe: "Serve plain HTTP instead of HTTPS" })
+      .option("token", {
+        type: "string",
+        describe: "Fix the ready personal access token (default: 64 random hex characters)",
+      })
+      .option("time-scale", {
+        type: "number",
+        default: 1,
+        describe: "Multiply the server's delays (boot, health-check interval): 0.01 makes them 100x faster",
+      })
+      .example("$0 serve --http --port 8080", "Plain HTTP on a fixed port")
+      .example("$0 serve --time-scale 0.05", "Instances boot and nodes change health 20x faster"),
+  handler: async (args) => {
+    if (args.token !== undefined && !/^\S{8,}$/.test(args.token)) {
+      throw new ConfigError("--token must be at least 8 characters without spaces");
+    }
+    const server = await createReferenceServer({
+      port: args.port,
+      host: args.host,
+      http: args.http,
+      token: args.token,
+      timeScale: args["time-scale"],
+    });
+    let caFile: string | undefined;
+    if (server.certificatePem) {
+      caFile = join(mkdtempSync(join(tmpdir(), "conform-serve-")), "ca.pem");
+      writeFileSync(caFile, server.certificatePem);
+    }
+    process.stdout.write(serveBanner(server, caFile));
+    await waitForSignal();
+    await server.close();
+    args.exitCode = ExitCode.interrupted;
+  },
+};

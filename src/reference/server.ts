@@ -1,0 +1,138 @@
+/**
+ * Starts the embedded reference implementation on loopback: HTTPS with a certificate made at start (or plain
+ * HTTP), the API under `/v4` and the OAuth login server at the root of the same origin. Used by `conform serve`,
+ * by the runner when no base URL is given, and by tests; `close()` stops timers, probes and sockets.
+ * @module
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { ConfigError } from "../core/errors.ts";
+import { bundledSpecPath } from "../spec/bundled.ts";
+import { loadSpec } from "../spec/load.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import { ReferenceApp } from "./app.ts";
+import { computeTypes, regions } from "./catalogue.ts";
+import { type Clock, systemClock } from "./clock.ts";
+import { ReferenceEvents } from "./events.ts";
+import { handlers } from "./handlers/index.ts";
+import { NodeHealth } from "./health.ts";
+import { describedRateLimits, type RateLimitConfig, RateLimiter } from "./rate-limit.ts";
+import { ReferenceState, type User } from "./state.ts";
+import { createServerCertificate } from "./tls.ts";
+
+export interface ReferenceServerOptions {
+  /** The description to serve; the bundled `specs/cloud-api-v4.yaml` when omitted. */
+  readonly spec?: ApiSpec;
+  /** Serve plain HTTP instead of HTTPS. */
+  readonly http?: boolean;
+  /** A loopback address (127.0.0.0/8 or ::1); default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0: any free port. */
+  readonly port?: number;
+  /** The ready personal access token (scope `*`); 64 random hex characters when omitted. */
+  readonly token?: string;
+  /** Multiplies the server's own delays (boot, health-check interval); default 1 (real time). */
+  readonly timeScale?: number;
+  readonly clock?: Clock;
+  /** Override some rate-limit rules (tests shrink the windows; the runner widens them). */
+  readonly rateLimits?: Partial<RateLimitConfig>;
+  /** Request bodies above this are refused with 413; default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** The seeded user of the login server. */
+  readonly user?: { readonly username: string; readonly password: string };
+  /** Called with any unexpected exception (a defect: the client got a 500); default prints to stderr. */
+  readonly onDefect?: (error: unknown, request: IncomingMessage) => void;
+}
+
+export interface ReferenceServer {
+  /** `https://127.0.0.1:PORT/v4` */
+  readonly baseUrl: string;
+  /** `https://127.0.0.1:PORT` (the login server's `/oauth/authorize` and `/oauth/token` live here) */
+  readonly authUrl: string;
+  /** A personal access token with scope `*`. */
+  readonly token: string;
+  readonly user: User;
+  /** The PEM certificate to trust (undefined over plain HTTP). */
+  readonly certificatePem: string | undefined;
+  readonly state: ReferenceState;
+  close(): Promise<void>;
+}
+
+export const defaultUser = Object.freeze({ username: "conform-demo", password: "reference-Pa55word!" });
+
+function isLoopback(host: string): boolean {
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "::1" || host === "localhost";
+}
+
+export async function createReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopback(host))
+    throw new ConfigError(`the reference server binds loopback only; ${host} is not a loopback address`);
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new ConfigError(`--time-scale must be a positive number, got ${timeScale}`);
+  const spec = options.spec ?? (await loadSpec(bundledSpecPath));
+  const clock = options.clock ?? systemClock;
+  const login = options.user ?? defaultUser;
+  const user: User = { ...login, email: `${login.username}@example.com`, uuid: randomUUID() };
+  const state = new ReferenceState({ regions, types: computeTypes }, user);
+  const token = options.token ?? randomBytes(32).toString("hex");
+  state.tokens.set(token, {
+    id: state.nextId("token"),
+    label: "conform-reference",
+    scopes: "*",
+    token,
+    created: new Date(clock.now()).toISOString(),
+    expiresAt: null,
+    kind: "personal",
+  });
+  const health = new NodeHealth(state, timeScale);
+  const certificate = options.http ? undefined : await createServerCertificate(host);
+  const urls = { baseUrl: "", authUrl: "" };
+  const app = new ReferenceApp({
+    spec,
+    handlers,
+    state,
+    clock,
+    timeScale,
+    events: new ReferenceEvents(state, clock),
+    health,
+    limiter: new RateLimiter({ ...describedRateLimits, ...options.rateLimits }, clock),
+    urls,
+    basePath: "/v4",
+    maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    onDefect:
+      options.onDefect ??
+      ((error, request) =>
+        process.stderr.write(
+          `reference server defect on ${request.method} ${request.url}: ${String((error as Error)?.stack ?? error)}\n`,
+        )),
+  });
+  const server: Server = certificate
+    ? createHttpsServer({ cert: certificate.certificatePem, key: certificate.privateKeyPem }, app.listener)
+    : createHttpServer(app.listener);
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `${certificate ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  urls.authUrl = origin;
+  urls.baseUrl = `${origin}/v4`;
+  return {
+    baseUrl: urls.baseUrl,
+    authUrl: urls.authUrl,
+    token,
+    user,
+    certificatePem: certificate?.certificatePem,
+    state,
+    close: async () => {
+      health.close();
+      for (const instance of state.instances.values()) clearTimeout(instance.timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
