@@ -9,7 +9,7 @@ import { parsePointer } from "./pointer.ts";
 import type { ValidationIssue } from "./types.ts";
 
 export function toIssues(errors: readonly ErrorObject[], value: unknown): ValidationIssue[] {
-  return errors.map((error) => {
+  return withoutEchoes(errors).map((error) => {
     const params = error.params as Record<string, unknown>;
     const extra =
       error.keyword === "required" || error.keyword === "dependentRequired"
@@ -28,6 +28,30 @@ export function toIssues(errors: readonly ErrorObject[], value: unknown): Valida
       params,
     };
   });
+}
+
+/** Keywords whose error only says that some branch failed; the branches' own errors say how. */
+const summaries = new Set(["anyOf", "oneOf", "if"]);
+
+/**
+ * Drops errors that only echo more specific ones about the same place: the "must match a schema in anyOf"
+ * summary once a branch's errors are there, and "must be null" from the null branch of a nullable schema
+ * (`anyOf: [{type: "null"}, X]`) once X's errors are there.
+ */
+function withoutEchoes(errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  if (errors.length < 2) return errors;
+  const isEcho = (error: ErrorObject) =>
+    summaries.has(error.keyword) ||
+    (error.keyword === "type" && (error.params as { type?: unknown }).type === "null");
+  const explained = (error: ErrorObject) =>
+    errors.some(
+      (other) =>
+        other !== error &&
+        !isEcho(other) &&
+        (other.instancePath === error.instancePath ||
+          other.instancePath.startsWith(`${error.instancePath}/`)),
+    );
+  return errors.filter((error) => !isEcho(error) || !explained(error));
 }
 
 /**
