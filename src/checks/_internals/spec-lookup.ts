@@ -1,0 +1,53 @@
+/**
+ * Small lookups that several checks share: which documented response a status falls under, whether an operation
+ * is served by the API server, and how to name a request in a message.
+ * Not a check: `src/checks/_internals/` holds no registered ids.
+ * @module
+ * @internal
+ */
+import type { Exchange } from "../../core/exchange.ts";
+import type { OperationInfo, ResponseInfo } from "../../spec/types.ts";
+
+/**
+ * The documented response a status falls under: the exact code, then its range (`4XX`), then `default`
+ * (OpenAPI 3.1 §4.8.16: an exact code takes precedence over a range, and `default` covers the rest).
+ */
+export function documentedResponse(operation: OperationInfo, status: number): ResponseInfo | undefined {
+  const exact = String(status);
+  const range = `${Math.floor(status / 100)}XX`;
+  return (
+    operation.responses.find((response) => response.status === exact) ??
+    operation.responses.find((response) => response.status.toUpperCase() === range) ??
+    operation.responses.find((response) => response.status === "default")
+  );
+}
+
+/**
+ * True when the operation is answered by the API server itself, not by a server of its own such as the OAuth
+ * login server at `{auth_url}`. The description's conventions bind every API response (X-Spec-Version, rate-limit
+ * headers); the login server's answers carry only what they document.
+ */
+export function servedByApi(operation: OperationInfo): boolean {
+  return operation.serverUrl === undefined;
+}
+
+/** `GET /v4/nodebalancers/12` (path without query) for messages. */
+export function requestLine(exchange: Exchange): string {
+  const { method, url } = exchange.request;
+  const path = URL.canParse(url) ? new URL(url).pathname : url.split("?")[0];
+  return `${method.toUpperCase()} ${path}`;
+}
+
+/** HEAD answers carry the headers of a GET but never content (RFC 9110 §9.3.2). */
+export function isHead(exchange: Exchange): boolean {
+  return exchange.request.method.toUpperCase() === "HEAD";
+}
+
+/** The reason of the first `{errors: [{reason}]}` entry, if the body has that shape. */
+export function firstErrorReason(body: unknown): string | undefined {
+  if (typeof body !== "object" || body === null) return undefined;
+  const errors = (body as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return undefined;
+  const reason = (errors[0] as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === "string" && reason !== "" ? reason : undefined;
+}

@@ -1,0 +1,79 @@
+/**
+ * `documented-headers`: every header the matched response declares `required: true` is present, and where its
+ * schema names a scalar type (integer, number, boolean) the value reads as that type. Value semantics of particular
+ * headers are judged by their own checks (`spec-version-header`, `rate-limit-headers`, `retry-after-on-429`).
+ * @module
+ */
+import { failed, passed, skipped } from "../core/result.ts";
+import type { JsonSchema } from "../spec/types.ts";
+import { parseInteger, parseNumber } from "./_internals/http-values.ts";
+import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
+import type { CheckDefinition } from "./types.ts";
+
+export const documentedHeaders: CheckDefinition = {
+  id: "documented-headers",
+  title: "Required response headers are present and typed as documented",
+  check({ operation }, exchange) {
+    const { response } = exchange;
+    // No headers to judge: a transport failure is the runner's to report.
+    if (!response)
+      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
+    // No declared headers to hold the response to without an operation.
+    if (!operation) return skipped(`no operation in the spec for ${requestLine(exchange)}`);
+    const documented = documentedResponse(operation, response.status);
+    // Nothing declared for this status; status-code-documented reports the status itself.
+    if (!documented)
+      return skipped(`status ${response.status} is not documented for ${operation.operationId}`);
+
+    const problems: string[] = [];
+    const checked: Record<string, string | undefined> = {};
+    for (const declared of documented.headers) {
+      // A Content-Type entry among response headers is ignored by definition (OpenAPI 3.1 §4.8.17.1).
+      if (!declared.required || declared.name === "content-type") continue;
+      const value = response.headers[declared.name];
+      checked[declared.name] = value;
+      if (value === undefined) {
+        problems.push(`${declared.name} is missing`);
+        continue;
+      }
+      const types = scalarTypes(declared.schema);
+      if (types.length > 0 && !types.some((type) => reads(value, type))) {
+        problems.push(`${declared.name} "${value}" is not ${types.map(article).join(" or ")}`);
+      }
+    }
+    if (problems.length === 0) return passed;
+    return failed(`${problems.join("; ")} (${operation.operationId} ${documented.status})`, {
+      expected: documented.headers.filter((h) => h.required).map((h) => h.name),
+      actual: checked,
+    });
+  },
+};
+
+type Scalar = "integer" | "number" | "boolean" | "string";
+const scalars: readonly string[] = ["integer", "number", "boolean", "string"];
+
+/** The scalar types a header schema allows (`type` may be a list in OpenAPI 3.1); empty when it names none. */
+function scalarTypes(schema: JsonSchema | undefined): Scalar[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  const type = schema.type;
+  const listed = Array.isArray(type) ? type : [type];
+  return listed.filter((entry): entry is Scalar => typeof entry === "string" && scalars.includes(entry));
+}
+
+/** Header values are simple-style strings (OpenAPI 3.1 §4.8.12.4): read them as the schema's type. */
+function reads(value: string, type: Scalar): boolean {
+  switch (type) {
+    case "integer":
+      return parseInteger(value) !== undefined;
+    case "number":
+      return parseNumber(value) !== undefined;
+    case "boolean":
+      return value === "true" || value === "false";
+    case "string":
+      return true;
+  }
+}
+
+function article(type: Scalar): string {
+  return type === "integer" ? "an integer" : `a ${type}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * `error-body-shape`: a 4xx or 5xx body is the API's error envelope `{errors: [{reason, field?}, ...]}`: at least
+ * one error, every `reason` a non-empty string, and `field`, when present, a non-empty string. `field` is omitted
+ * when no single input is at fault, never null (cloud-api-v4 "Error body"; facts.md "Conventions").
+ * Extra properties are tolerated: the real service adds fields beyond the documented ones.
+ * @module
+ */
+import { failed, passed, skipped } from "../core/result.ts";
+import { isJsonMediaType } from "./_internals/http-values.ts";
+import { documentedResponse, isHead } from "./_internals/spec-lookup.ts";
+import type { CheckDefinition } from "./types.ts";
+
+export const errorBodyShape: CheckDefinition = {
+  id: "error-body-shape",
+  title: "Error responses carry {errors: [{reason, field?}]}",
+  check({ operation }, exchange) {
+    const { response } = exchange;
+    // No body to judge: a transport failure is the runner's to report.
+    if (!response)
+      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
+    // Only 4xx and 5xx answers carry the error envelope (cloud-api-v4 "Status codes"); a 3xx is a redirect.
+    if (response.status < 400) return skipped(`status ${response.status} is not an error response`);
+    // A HEAD answer has no content (RFC 9110 §9.3.2).
+    if (isHead(exchange)) return skipped("HEAD responses carry no body (RFC 9110 §9.3.2)");
+    // A body cut at the client's cap would fail for the cut, not for the target.
+    if (response.truncated)
+      return skipped(`the body was truncated by the client's cap (${response.bytes} bytes)`);
+    const documented = operation ? documentedResponse(operation, response.status) : undefined;
+    if (documented && documented.contentTypes.length > 0 && !documented.contentTypes.some(isJsonMediaType)) {
+      // The spec documents a non-JSON answer here (a login-server page): the JSON envelope is not expected.
+      return skipped(
+        `${operation?.operationId} documents ${documented.contentTypes.join(", ")} for ${documented.status}, not JSON`,
+      );
+    }
+    if (response.json === undefined) {
+      const what = response.text === "" ? "no body" : "a body that is not JSON";
+      return failed(`error response ${response.status} has ${what}, expected {errors: [...]}`, {
+        expected: "{errors: [{reason, field?}]}",
+        actual: response.text.slice(0, 200),
+      });
+    }
+    const problems = errorEnvelopeProblems(response.json);
+    if (problems.length === 0) return passed;
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+    return failed(`${problems[0]}${more}`, { expected: "{errors: [{reason, field?}]}", actual: problems });
+  },
+};
+
+/** What is wrong with an error envelope, one line per problem (empty when it is well formed). */
+export function errorEnvelopeProblems(body: unknown): string[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return [`error body is ${describe(body)}, expected an object with an errors array`];
+  }
+  const errors = (body as { errors?: unknown }).errors;
+  if (errors === undefined) return ["error body has no errors array"];
+  if (!Array.isArray(errors)) return [`errors is ${describe(errors)}, expected an array`];
+  if (errors.length === 0) return ["errors is empty: an error response names at least one error"];
+  const problems: string[] = [];
+  errors.forEach((entry: unknown, index) => {
+    const at = `errors[${index}]`;
+    if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
+      problems.push(`${at} is ${describe(entry)}, expected {reason, field?}`);
+      return;
+    }
+    const { reason, field } = entry as { reason?: unknown; field?: unknown };
+    if (reason === undefined) problems.push(`${at} has no reason`);
+    else if (typeof reason !== "string")
+      problems.push(`${at}.reason is ${describe(reason)}, expected a string`);
+    else if (reason.trim() === "") problems.push(`${at}.reason is blank`);
+    if (!("field" in entry)) return;
+    if (field === null) problems.push(`${at}.field is null: omit field when no single input is at fault`);
+    else if (typeof field !== "string") problems.push(`${at}.field is ${describe(field)}, expected a string`);
+    else if (field.trim() === "")
+      problems.push(`${at}.field is blank: omit field when no single input is at fault`);
+  });
+  return problems;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "string")
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === "object") return "an object";
+  return `${typeof value} ${String(value)}`;
+}

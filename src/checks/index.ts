@@ -1,0 +1,41 @@
+/**
+ * The registry of built-in checks: one entry per file in this directory, keyed by its id (= file name = config key
+ * = CLI name). Adding a check: write `src/checks/<id>.ts` exporting a {@link CheckDefinition}, register it here,
+ * and give it a table test in `test/checks/<id>.test.ts` with a case that passes and one that fails.
+ * @module
+ */
+import { bodyMatchesSchema } from "./body-matches-schema.ts";
+import { contentTypeJson } from "./content-type-json.ts";
+import { documentedHeaders } from "./documented-headers.ts";
+import { errorBodyShape } from "./error-body-shape.ts";
+import { notAServerError } from "./not-a-server-error.ts";
+import { rateLimitHeaders } from "./rate-limit-headers.ts";
+import { retryAfterOn429 } from "./retry-after-on-429.ts";
+import { specVersionHeader } from "./spec-version-header.ts";
+import { statusCodeDocumented } from "./status-code-documented.ts";
+import type { CheckDefinition } from "./types.ts";
+
+export type { Check, CheckContext, CheckDefinition } from "./types.ts";
+
+export const builtinChecks = {
+  "not-a-server-error": notAServerError,
+  "status-code-documented": statusCodeDocumented,
+  "content-type-json": contentTypeJson,
+  "body-matches-schema": bodyMatchesSchema,
+  "error-body-shape": errorBodyShape,
+  "spec-version-header": specVersionHeader,
+  "rate-limit-headers": rateLimitHeaders,
+  "retry-after-on-429": retryAfterOn429,
+  "documented-headers": documentedHeaders,
+} as const satisfies Record<string, CheckDefinition>;
+
+export type BuiltinCheckId = keyof typeof builtinChecks;
+
+/** Every built-in check, in registration order (the order reports list them). */
+export function listChecks(): readonly CheckDefinition[] {
+  return Object.values(builtinChecks);
+}
+
+export function isBuiltinCheckId(id: string): id is BuiltinCheckId {
+  return Object.hasOwn(builtinChecks, id);
+}

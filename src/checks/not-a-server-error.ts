@@ -1,0 +1,25 @@
+/**
+ * `not-a-server-error`: the target did not answer with a server error. A 5xx means the server failed to fulfil a
+ * request that may well be valid (RFC 9110 §15.6), whatever the request was: the one check that needs no spec.
+ * @module
+ */
+import { failed, passed, skipped } from "../core/result.ts";
+import { firstErrorReason } from "./_internals/spec-lookup.ts";
+import type { CheckDefinition } from "./types.ts";
+
+export const notAServerError: CheckDefinition = {
+  id: "not-a-server-error",
+  title: "The response is not a server error (5xx)",
+  check(_context, exchange) {
+    const { response } = exchange;
+    // No status to judge: a transport failure is the runner's to report, not a server error.
+    if (!response)
+      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
+    if (response.status < 500) return passed;
+    const reason = firstErrorReason(response.json);
+    return failed(`server error ${response.status}${reason ? `: ${reason}` : ""}`, {
+      expected: "< 500",
+      actual: response.status,
+    });
+  },
+};

@@ -1,0 +1,35 @@
+import { describe } from "vitest";
+import { notAServerError } from "../../src/checks/not-a-server-error.ts";
+import { exchange, runCheckCases, transportFailure } from "../helpers/exchanges.ts";
+
+describe("not-a-server-error", () => {
+  runCheckCases(notAServerError, [
+    { name: "200 passes", exchange: exchange({ json: { data: [] } }), outcome: { status: "passed" } },
+    {
+      name: "404 passes (a client error)",
+      exchange: exchange({ status: 404, json: { errors: [{ reason: "Not found" }] } }),
+      outcome: { status: "passed" },
+    },
+    { name: "499 passes", exchange: exchange({ status: 499 }), outcome: { status: "passed" } },
+    {
+      name: "500 fails, naming the reason",
+      exchange: exchange({ status: 500, json: { errors: [{ reason: "Please try again" }] } }),
+      outcome: {
+        status: "failed",
+        message: "server error 500: Please try again",
+        expected: "< 500",
+        actual: 500,
+      },
+    },
+    {
+      name: "502 without a body fails",
+      exchange: exchange({ status: 502, text: "" }),
+      outcome: { status: "failed", message: "server error 502", actual: 502 },
+    },
+    {
+      name: "a transport failure is skipped",
+      exchange: transportFailure("UND_ERR_SOCKET"),
+      outcome: { status: "skipped", reason: "no response (UND_ERR_SOCKET): nothing to judge" },
+    },
+  ]);
+});

@@ -1,0 +1,185 @@
+import { describe, expect } from "vitest";
+import { rateLimitHeaders } from "../../src/checks/rate-limit-headers.ts";
+import {
+  context,
+  exchange,
+  loginFormOperation,
+  operation,
+  receivedAt,
+  responseInfo,
+  runCheckCases,
+  transportFailure,
+} from "../helpers/exchanges.ts";
+
+const now = Math.floor(receivedAt / 1000);
+const limits = (limit: string, remaining: string, reset: string | number) => ({
+  headers: {
+    "x-ratelimit-limit": limit,
+    "x-ratelimit-remaining": remaining,
+    "x-ratelimit-reset": String(reset),
+  },
+});
+const loginDocumentingLimits = operation({
+  operationId: "createOAuthToken",
+  serverUrl: "{auth_url}",
+  responses: [
+    responseInfo("200", { headers: ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"] }),
+  ],
+});
+
+describe("rate-limit-headers", () => {
+  runCheckCases(rateLimitHeaders, [
+    {
+      name: "consistent headers pass",
+      exchange: exchange(limits("400", "399", now + 60)),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "the last request of a window passes",
+      exchange: exchange(limits("10", "0", now + 30)),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "a 429 with Remaining 0 passes",
+      exchange: exchange({ status: 429, ...limits("5", "0", now + 12) }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "Reset 1 s in the past is clock skew",
+      exchange: exchange(limits("400", "1", now - 1)),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "Reset a day ahead passes",
+      exchange: exchange(limits("400", "1", now + 86_400)),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "Remaining above Limit fails",
+      exchange: exchange(limits("10", "12", now + 60)),
+      outcome: {
+        status: "failed",
+        message: "X-RateLimit-Remaining 12 exceeds X-RateLimit-Limit 10",
+        actual: {
+          "X-RateLimit-Limit": "10",
+          "X-RateLimit-Remaining": "12",
+          "X-RateLimit-Reset": String(now + 60),
+        },
+      },
+    },
+    {
+      name: "a negative Remaining fails",
+      exchange: exchange(limits("10", "-1", now + 60)),
+      outcome: { status: "failed", message: "X-RateLimit-Remaining -1 is negative" },
+    },
+    {
+      name: "a Limit of 0 fails",
+      exchange: exchange(limits("0", "0", now + 60)),
+      outcome: { status: "failed", message: "X-RateLimit-Limit 0 is below 1" },
+    },
+    {
+      name: "a value that is not an integer fails",
+      exchange: exchange(limits("400", "39.5", now + 60)),
+      outcome: { status: "failed", message: 'X-RateLimit-Remaining "39.5" is not an integer' },
+    },
+    {
+      name: "a Reset in the past fails",
+      exchange: exchange(limits("400", "399", now - 90)),
+      outcome: { status: "failed", message: `X-RateLimit-Reset ${now - 90} is 90 s in the past` },
+    },
+    {
+      name: "seconds-until-reset instead of epoch seconds fails with a hint",
+      exchange: exchange(limits("400", "399", 42)),
+      outcome: {
+        status: "failed",
+        message: expect.stringMatching(
+          /^X-RateLimit-Reset 42 is \d+ h in the past \(seconds until the reset instead of epoch seconds\?\)$/,
+        ),
+      },
+    },
+    {
+      name: "a Reset in epoch milliseconds fails with a hint",
+      exchange: exchange(limits("400", "399", (now + 60) * 1000)),
+      outcome: {
+        status: "failed",
+        message: `X-RateLimit-Reset ${(now + 60) * 1000} is more than a day ahead (milliseconds instead of epoch seconds?)`,
+      },
+    },
+    {
+      name: "a missing header on an API response fails",
+      exchange: exchange({ headers: { "x-ratelimit-reset": undefined } }),
+      outcome: { status: "failed", message: "missing X-RateLimit-Reset" },
+    },
+    {
+      name: "all missing on an undocumented API status still fails (every API response carries them)",
+      exchange: exchange({
+        status: 404,
+        headers: {
+          "x-ratelimit-limit": undefined,
+          "x-ratelimit-remaining": undefined,
+          "x-ratelimit-reset": undefined,
+        },
+      }),
+      outcome: {
+        status: "failed",
+        message: "missing X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset",
+      },
+    },
+    {
+      name: "several problems are reported together",
+      exchange: exchange({
+        headers: {
+          "x-ratelimit-limit": "ten",
+          "x-ratelimit-remaining": "-3",
+          "x-ratelimit-reset": undefined,
+        },
+      }),
+      outcome: {
+        status: "failed",
+        message:
+          'missing X-RateLimit-Reset; X-RateLimit-Limit "ten" is not an integer; X-RateLimit-Remaining -3 is negative',
+      },
+    },
+    {
+      name: "missing where a login-server response documents them fails",
+      context: context({ operation: loginDocumentingLimits }),
+      exchange: exchange({ headers: { "x-ratelimit-remaining": undefined } }),
+      outcome: { status: "failed", message: "missing X-RateLimit-Remaining" },
+    },
+    {
+      name: "present on a login-server response: judged",
+      context: context({ operation: loginFormOperation() }),
+      exchange: exchange(limits("5", "6", now + 10)),
+      outcome: { status: "failed", message: "X-RateLimit-Remaining 6 exceeds X-RateLimit-Limit 5" },
+    },
+    {
+      name: "absent on an undocumented login-server response is skipped",
+      context: context({ operation: loginFormOperation() }),
+      exchange: exchange({
+        headers: {
+          "x-ratelimit-limit": undefined,
+          "x-ratelimit-remaining": undefined,
+          "x-ratelimit-reset": undefined,
+        },
+      }),
+      outcome: {
+        status: "skipped",
+        reason: "getOAuthAuthorize is served by {auth_url}, which documents no rate-limit headers",
+      },
+    },
+    {
+      name: "absent without an operation is skipped",
+      context: context({ operation: undefined }),
+      exchange: exchange({
+        path: "/nowhere",
+        headers: {
+          "x-ratelimit-limit": undefined,
+          "x-ratelimit-remaining": undefined,
+          "x-ratelimit-reset": undefined,
+        },
+      }),
+      outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/nowhere" },
+    },
+    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
+  ]);
+});

@@ -1,0 +1,97 @@
+import { describe } from "vitest";
+import { specVersionHeader } from "../../src/checks/spec-version-header.ts";
+import {
+  context,
+  exchange,
+  loginFormOperation,
+  operation,
+  responseInfo,
+  runCheckCases,
+  transportFailure,
+} from "../helpers/exchanges.ts";
+
+const loginDocumentingVersion = operation({
+  operationId: "createOAuthToken",
+  serverUrl: "{auth_url}",
+  responses: [responseInfo("200", { headers: ["x-spec-version"] })],
+});
+
+describe("spec-version-header", () => {
+  runCheckCases(specVersionHeader, [
+    { name: "the described release passes", exchange: exchange(), outcome: { status: "passed" } },
+    {
+      name: "surrounding whitespace is ignored",
+      exchange: exchange({ headers: { "x-spec-version": " 4.176.0 " } }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "on an error answer too",
+      exchange: exchange({ status: 404, json: { errors: [{ reason: "Not found" }] } }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "missing on an API response fails",
+      exchange: exchange({ headers: { "x-spec-version": undefined } }),
+      outcome: {
+        status: "failed",
+        message: "X-Spec-Version is missing",
+        expected: "4.176.0",
+        actual: undefined,
+      },
+    },
+    {
+      name: "missing on an undocumented API status still fails (every API response carries it)",
+      exchange: exchange({ status: 404, headers: { "x-spec-version": undefined } }),
+      outcome: { status: "failed", message: "X-Spec-Version is missing" },
+    },
+    {
+      name: "another release of the same major version fails as a warning",
+      exchange: exchange({ headers: { "x-spec-version": "4.177.1" } }),
+      outcome: {
+        status: "failed",
+        message: "X-Spec-Version is 4.177.1, the spec describes 4.176.0",
+        severity: "warning",
+        expected: "4.176.0",
+        actual: "4.177.1",
+      },
+    },
+    {
+      name: "another major version fails as an error",
+      exchange: exchange({ headers: { "x-spec-version": "5.0.0" } }),
+      outcome: { status: "failed", severity: "error" },
+    },
+    {
+      name: "a malformed value fails",
+      exchange: exchange({ headers: { "x-spec-version": "v4" } }),
+      outcome: { status: "failed", message: 'X-Spec-Version "v4" is not a MAJOR.MINOR.PATCH release' },
+    },
+    {
+      name: "a wrong value on a login-server response fails (present values are always judged)",
+      context: context({ operation: loginFormOperation() }),
+      exchange: exchange({ headers: { "x-spec-version": "4.0.0" } }),
+      outcome: { status: "failed", severity: "warning" },
+    },
+    {
+      name: "missing where a login-server response documents it fails",
+      context: context({ operation: loginDocumentingVersion }),
+      exchange: exchange({ method: "POST", headers: { "x-spec-version": undefined } }),
+      outcome: { status: "failed", message: "X-Spec-Version is missing" },
+    },
+    {
+      name: "missing on an undocumented login-server response is skipped",
+      context: context({ operation: loginFormOperation() }),
+      exchange: exchange({ headers: { "x-spec-version": undefined } }),
+      outcome: {
+        status: "skipped",
+        reason: "getOAuthAuthorize is served by {auth_url}, which documents no X-Spec-Version",
+      },
+    },
+    {
+      name: "missing without an operation is skipped",
+      context: context({ operation: undefined }),
+      exchange: exchange({ path: "/nowhere", headers: { "x-spec-version": undefined } }),
+      outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/nowhere" },
+    },
+    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
+  ]);
+});
