@@ -1,0 +1,135 @@
+/**
+ * Every built-in check over real answers of the embedded reference server: the clean reference passes them all
+ * (DESIGN.md "How we know it works": the clean reference passes everything), and each check judges at least one
+ * of these answers instead of skipping them all.
+ */
+import { describe, expect, it } from "vitest";
+import { builtinChecks, listChecks } from "../../src/checks/index.ts";
+import type { CheckContext } from "../../src/checks/types.ts";
+import type { Exchange } from "../../src/core/exchange.ts";
+import type { CheckOutcome } from "../../src/core/result.ts";
+import {
+  type ApiResponse,
+  type CallOptions,
+  type ReferenceHarness,
+  startReference,
+} from "../helpers/reference.ts";
+
+interface Call {
+  readonly name: string;
+  readonly method: string;
+  readonly path: string;
+  readonly options?: CallOptions;
+  /** Answered by the login server (path relative to the auth URL) rather than the API. */
+  readonly auth?: boolean;
+}
+
+const calls: readonly Call[] = [
+  { name: "a page of load balancers", method: "GET", path: "/nodebalancers" },
+  {
+    name: "a public catalogue read without a token",
+    method: "GET",
+    path: "/regions",
+    options: { token: null },
+  },
+  { name: "one instance type", method: "GET", path: "/compute/types/g6-standard-2" },
+  { name: "HEAD of a list", method: "HEAD", path: "/regions" },
+  { name: "a missing load balancer (404)", method: "GET", path: "/nodebalancers/987654" },
+  { name: "no token (401)", method: "GET", path: "/nodebalancers", options: { token: null } },
+  {
+    name: "an invalid create (400)",
+    method: "POST",
+    path: "/nodebalancers",
+    options: { json: { region: 17 } },
+  },
+  {
+    name: "an unfilterable X-Filter key (400)",
+    method: "GET",
+    path: "/nodebalancers",
+    options: { headers: { "x-filter": JSON.stringify({ hostname: "x" }) } },
+  },
+  {
+    name: "a refused token exchange on the login server (400)",
+    method: "POST",
+    path: "/oauth/token",
+    options: { form: { client_id: "nobody", client_secret: "nothing", code: "nothing" } },
+    auth: true,
+  },
+];
+
+async function record(
+  harness: ReferenceHarness,
+  call: Call,
+  id: number,
+): Promise<{ exchange: Exchange; context: CheckContext }> {
+  const startedAt = Date.now();
+  const send = call.auth ? harness.callAuth : harness.call;
+  const answer: ApiResponse = await send(call.method, call.path, call.options);
+  const receivedAt = Date.now();
+  const origin = call.auth ? harness.server.authUrl : harness.server.baseUrl;
+  const json = typeof answer.body === "string" ? undefined : answer.body;
+  const match = harness.spec.operations.match(
+    call.method === "HEAD" ? "GET" : call.method,
+    call.path.split("?")[0]!,
+  );
+  const exchange: Exchange = {
+    id,
+    request: { method: call.method, url: `${origin}${call.path}`, headers: {}, body: undefined },
+    response: {
+      status: answer.status,
+      headers: answer.headers,
+      json,
+      text: answer.text,
+      truncated: false,
+      bytes: Buffer.byteLength(answer.text),
+    },
+    error: undefined,
+    timings: { startedAt, headersMs: receivedAt - startedAt, totalMs: receivedAt - startedAt },
+    operationId: match?.operation.operationId,
+    retries: 0,
+  };
+  return { exchange, context: { spec: harness.spec, operation: match?.operation, receivedAt } };
+}
+
+const harness = await startReference({ http: true });
+const limited = await startReference({ http: true, rateLimits: { general: { limit: 1, windowMs: 60_000 } } });
+
+function outcomes(context: CheckContext, exchange: Exchange): Record<string, CheckOutcome> {
+  return Object.fromEntries(
+    listChecks().map((definition) => [definition.id, definition.check(context, exchange)]),
+  );
+}
+
+describe("every check over the clean reference server", () => {
+  it("passes or skips every answer, and each check judges at least one", async () => {
+    const judged = new Set<string>();
+    const failures: string[] = [];
+    for (const [index, call] of calls.entries()) {
+      const { exchange, context } = await record(harness, call, index + 1);
+      for (const [id, outcome] of Object.entries(outcomes(context, exchange))) {
+        if (outcome.status === "failed") failures.push(`${call.name}: ${id}: ${outcome.message}`);
+        if (outcome.status === "passed") judged.add(id);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect([...judged].sort()).toEqual(Object.keys(builtinChecks).sort());
+  });
+
+  it("judges a 429: Retry-After, rate-limit headers, error body, schema", async () => {
+    const call = { name: "429", method: "GET", path: "/compute/types/g6-standard-2" };
+    await record(limited, call, 1);
+    const { exchange, context } = await record(limited, call, 2);
+    expect(exchange.response?.status).toBe(429);
+    const statuses = Object.fromEntries(
+      Object.entries(outcomes(context, exchange)).map(([id, outcome]) => [id, outcome.status]),
+    );
+    expect(statuses).toMatchObject({
+      "retry-after-on-429": "passed",
+      "rate-limit-headers": "passed",
+      "error-body-shape": "passed",
+      "body-matches-schema": "passed",
+      "documented-headers": "passed",
+    });
+    expect(Object.values(statuses)).not.toContain("failed");
+  });
+});
