@@ -2,10 +2,10 @@
  * Configuration profiles of a load balancer (`/nodebalancers/{id}/configs`): one port each, its protocol,
  * balancing and health checks. The rules live in `config-rules.ts`, the rebuild in `config-rebuild.ts`.
  *
- * Presentation: ssl_cert and ssl_key are never echoed (`<REDACTED>` when set, null when not); nodes_status is
- * computed at read, `up` counting UP nodes and `down` every other (DOWN and the not yet probed `Unknown`).
+ * Presentation is in `config-present.ts` (ssl_cert and ssl_key never echoed, nodes_status computed at read).
  * After a create or an update the profile's probe loop is (re)started (`health.watch`), on delete it stops.
- * Deleting a profile deletes its nodes.
+ * Deleting a profile deletes its nodes (one `nodebalancer_config_delete` event covers them). Events name a
+ * profile by its label, or `<protocol>:<port>` when it has none.
  * @module
  */
 import type { HandlerContext, HandlerMap } from "../context.ts";

@@ -12,6 +12,8 @@
  *   `-2`, `-3`... suffix rather than a refusal;
  * - tags are kept as given (order and duplicates); a region in outage still accepts new load balancers;
  * - transfer is always {in: null, out: null, total: null}: the reference server carries no traffic.
+ * - deleting a load balancer records one `nodebalancer_delete` event for the whole cascade (its profiles and
+ *   nodes go with it without events of their own).
  * @module
  */
 import type { HandlerContext, HandlerMap } from "../context.ts";
