@@ -72,3 +72,24 @@ export class ConfigError extends ToolkitError {
     super("CONFIG_INVALID", message, options);
   }
 }
+
+/** A suite file could not be loaded or does not export a suite. */
+export class SuiteLoadError extends ToolkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("SUITE_LOAD", message, options);
+  }
+}
+
+/** The target did not answer at all (connection refused, DNS, TLS, timeout). */
+export class TargetUnreachableError extends ToolkitError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("TARGET_UNREACHABLE", message, options);
+  }
+}
+
+/** The selection left nothing to run: a green report of nothing must not pass a CI gate. */
+export class NothingRanError extends ToolkitError {
+  constructor(message: string) {
+    super("NOTHING_RAN", message);
+  }
+}

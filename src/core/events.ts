@@ -1,0 +1,146 @@
+/**
+ * The run's event stream: the engine emits these in order, reporters only listen (a reporter computes nothing the
+ * engine did not emit). Every exchange in an event is already redacted.
+ * @module
+ */
+import type { Exchange } from "./exchange.ts";
+import type { CheckResult } from "./result.ts";
+
+export type SuiteTag = "read-only" | "writes" | "costly" | "slow" | (string & {});
+
+export type CaseStatus = "passed" | "failed" | "skipped" | "errored";
+
+export interface Counts {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly errored: number;
+}
+
+export interface PlannedSuite {
+  readonly id: string;
+  readonly title: string;
+  readonly tags: readonly SuiteTag[];
+  readonly cases: number;
+}
+
+/** What reproduces a generated case: the property run's seed and path, and the shrunk counterexample. */
+export interface Reproduction {
+  readonly seed: number;
+  readonly path?: string;
+  readonly counterexample?: unknown;
+  /** A command line that replays it. */
+  readonly replay?: string;
+}
+
+export interface RunStarted {
+  readonly type: "run-started";
+  readonly runId: string;
+  readonly startedAt: string;
+  readonly target: {
+    readonly baseUrl: string;
+    readonly authUrl: string | undefined;
+    readonly embedded: boolean;
+  };
+  readonly spec: { readonly source: string; readonly version: string; readonly operations: number };
+  readonly seed: number;
+  readonly suites: readonly PlannedSuite[];
+  readonly toolVersion: string;
+  readonly nodeVersion: string;
+}
+
+export interface SuiteStarted {
+  readonly type: "suite-started";
+  readonly suiteId: string;
+  readonly title: string;
+  readonly tags: readonly SuiteTag[];
+}
+
+export interface CaseStarted {
+  readonly type: "case-started";
+  readonly suiteId: string;
+  readonly caseId: string;
+  readonly title: string;
+}
+
+export interface ExchangeRecorded {
+  readonly type: "exchange";
+  readonly suiteId: string;
+  readonly caseId: string;
+  readonly exchange: Exchange;
+}
+
+export interface CheckEvaluated {
+  readonly type: "check";
+  readonly suiteId: string;
+  readonly caseId: string;
+  readonly result: CheckResult;
+}
+
+export interface CaseFinished {
+  readonly type: "case-finished";
+  readonly suiteId: string;
+  readonly caseId: string;
+  readonly title: string;
+  readonly tags: readonly SuiteTag[];
+  readonly status: CaseStatus;
+  readonly durationMs: number;
+  /** Failed and skipped results in full; passes are counted in `passedChecks`. */
+  readonly results: readonly CheckResult[];
+  readonly passedChecks: number;
+  /** The exchanges that failed results point at, in full (redacted); passing exchanges are not kept. */
+  readonly exchanges: readonly Exchange[];
+  readonly exchangeCount: number;
+  readonly skipReason?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly reproduction?: Reproduction;
+}
+
+export interface SuiteFinished {
+  readonly type: "suite-finished";
+  readonly suiteId: string;
+  readonly status: CaseStatus;
+  readonly counts: Counts;
+  readonly durationMs: number;
+}
+
+export interface OperationCoverage {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly statuses: readonly number[];
+}
+
+export interface RunFinished {
+  readonly type: "run-finished";
+  readonly runId: string;
+  readonly finishedAt: string;
+  readonly durationMs: number;
+  readonly status: "passed" | "failed" | "errored" | "interrupted";
+  readonly counts: Counts;
+  readonly exchanges: number;
+  /** Every operation of the spec, with the statuses seen for it (empty when never exercised). */
+  readonly coverage: readonly OperationCoverage[];
+  readonly retries: number;
+  readonly rateLimited: number;
+  readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] };
+  readonly exitCode: number;
+}
+
+export interface RunWarning {
+  readonly type: "warning";
+  readonly message: string;
+}
+
+export type RunEvent =
+  | RunStarted
+  | SuiteStarted
+  | CaseStarted
+  | ExchangeRecorded
+  | CheckEvaluated
+  | CaseFinished
+  | SuiteFinished
+  | RunFinished
+  | RunWarning;
+
+export type RunEventType = RunEvent["type"];

@@ -1,0 +1,126 @@
+/**
+ * Secrets are replaced where an exchange is recorded, before any event or reporter sees it: the Authorization
+ * header, access and refresh tokens, client secrets, passwords, private keys, token strings. Redaction is by key
+ * name (JSON bodies, form bodies, headers, URL query) and, as a last net, by the exact secret values the run knows.
+ * @module
+ */
+
+export const redactedPlaceholder = "[REDACTED]";
+
+/** Body keys whose values are always secret. */
+const secretKeys = new Set([
+  "authorization",
+  "access_token",
+  "refresh_token",
+  "client_secret",
+  "secret",
+  "root_pass",
+  "password",
+  "ssl_key",
+  "token",
+  "code",
+]);
+
+const secretHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
+
+export function isSecretKey(key: string): boolean {
+  return secretKeys.has(key.toLowerCase());
+}
+
+/** Redacts secret values in a parsed JSON value (by key), returning a copy. */
+export function redactJson(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactJson);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === "__proto__") continue;
+    out[key] =
+      isSecretKey(key) && typeof entry === "string" && entry !== "<REDACTED>"
+        ? redactedPlaceholder
+        : redactJson(entry);
+  }
+  return out;
+}
+
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === "authorization" || lower === "proxy-authorization") {
+      const scheme = /^(\S+)\s/.exec(value)?.[1];
+      out[lower] = scheme ? `${scheme} ${redactedPlaceholder}` : redactedPlaceholder;
+    } else if (lower === "location") {
+      // OAuth redirects carry the code or the access token in the query or the fragment.
+      out[lower] = redactUrl(value);
+    } else out[lower] = secretHeaders.has(lower) ? redactedPlaceholder : value;
+  }
+  return out;
+}
+
+/** Redacts secret parameters of a query string or urlencoded form (`a=1&client_secret=x`). */
+export function redactForm(text: string): string {
+  const params = new URLSearchParams(text);
+  let changed = false;
+  for (const key of [...params.keys()]) {
+    if (isSecretKey(key)) {
+      params.set(key, redactedPlaceholder);
+      changed = true;
+    }
+  }
+  return changed ? params.toString() : text;
+}
+
+export function redactUrl(url: string): string {
+  const parsed = URL.parse(url);
+  if (!parsed || (parsed.search === "" && parsed.hash === "")) return url;
+  const query = parsed.search ? `?${redactForm(parsed.search.slice(1))}` : "";
+  const hash = parsed.hash ? `#${redactForm(parsed.hash.slice(1))}` : "";
+  return `${parsed.origin}${parsed.pathname}${query}${hash}`;
+}
+
+/** Adds the values of secret keys found in a parsed JSON value or form to the run's known secrets. */
+export function collectSecrets(value: unknown, into: SecretValues): void {
+  if (Array.isArray(value)) {
+    for (const item of value) collectSecrets(item, into);
+    return;
+  }
+  if (typeof value !== "object" || value === null) return;
+  for (const [key, entry] of Object.entries(value)) {
+    if (isSecretKey(key) && typeof entry === "string") into.add(entry);
+    else collectSecrets(entry, into);
+  }
+}
+
+/**
+ * The last net: replaces every occurrence of known secret values (the run's tokens, passwords) in a text.
+ * Values shorter than 8 characters are ignored (they would blank out ordinary words).
+ */
+export class SecretValues {
+  readonly #values = new Set<string>();
+
+  add(value: string | undefined): void {
+    if (value && value.length >= 8 && value !== "<REDACTED>") this.#values.add(value);
+  }
+
+  scrub(text: string): string {
+    let out = text;
+    for (const value of this.#values)
+      if (out.includes(value)) out = out.split(value).join(redactedPlaceholder);
+    return out;
+  }
+
+  /** Scrubs every string inside a JSON-like value (header maps, parsed bodies), returning a copy. */
+  scrubDeep<T>(value: T): T {
+    if (this.#values.size === 0) return value;
+    if (typeof value === "string") return this.scrub(value) as T;
+    if (Array.isArray(value)) return value.map((item) => this.scrubDeep(item)) as T;
+    if (typeof value !== "object" || value === null) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value)) out[key] = this.scrubDeep(entry);
+    return out as T;
+  }
+
+  get size(): number {
+    return this.#values.size;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Outcomes are values: a check or an assertion passes, fails (saying what was expected and what came), or is
+ * skipped with a reason. Nothing in a check throws for a failed expectation.
+ * @module
+ */
+
+export type Severity = "error" | "warning";
+
+export type CheckOutcome =
+  | { readonly status: "passed" }
+  | {
+      readonly status: "failed";
+      readonly message: string;
+      readonly expected?: unknown;
+      readonly actual?: unknown;
+      readonly severity?: Severity;
+    }
+  | { readonly status: "skipped"; readonly reason: string };
+
+export const passed: CheckOutcome = Object.freeze({ status: "passed" });
+
+export function failed(
+  message: string,
+  details: { expected?: unknown; actual?: unknown; severity?: Severity } = {},
+): CheckOutcome {
+  return { status: "failed", message, ...details };
+}
+
+export function skipped(reason: string): CheckOutcome {
+  return { status: "skipped", reason };
+}
+
+/** One check's verdict on one exchange (or a suite's own assertion), as reported. */
+export interface CheckResult {
+  /** Check id (`body-matches-schema`) or, for a suite's own assertion, `assert:<name>`. */
+  readonly checkId: string;
+  /** The exchange it judged, if any. */
+  readonly exchangeId: number | undefined;
+  readonly outcome: CheckOutcome;
+}

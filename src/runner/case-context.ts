@@ -1,0 +1,132 @@
+/**
+ * Builds the `t` a suite case receives: API clients bound to the target and the run's token, assertions that
+ * record results instead of throwing, skip, labels, the cleanup ledger, secrets and reproduction info.
+ * @module
+ */
+import type { Reproduction } from "../core/events.ts";
+import type { Exchange } from "../core/exchange.ts";
+import type { SecretValues } from "../core/redact.ts";
+import type { CheckResult } from "../core/result.ts";
+import { failed, passed } from "../core/result.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import type { HttpClient, LiveResponse } from "./http-client.ts";
+import type { LabelMaker } from "./labels.ts";
+import type { CleanupLedger } from "./ledger.ts";
+import type { ApiClient, CaseContext, RequestOptions, TargetInfo } from "./suite-api.ts";
+
+/** Thrown by `t.skip()`: ends the case as skipped. */
+export class CaseSkipped extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+  }
+}
+
+export interface CaseRecorder {
+  /** Called for every exchange of the case (checks run there). */
+  onExchange(exchange: Exchange): void;
+  readonly assertions: CheckResult[];
+  /** The case's latest exchange: a failed assertion points at it unless told otherwise. */
+  lastExchangeId: number | undefined;
+  reproduction: Reproduction | undefined;
+  readonly logs: string[];
+}
+
+export interface CaseContextDeps {
+  readonly client: HttpClient;
+  readonly spec: ApiSpec;
+  readonly target: TargetInfo;
+  readonly token: string | undefined;
+  readonly seed: number;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly signal: AbortSignal;
+  readonly labels: LabelMaker;
+  readonly ledger: CleanupLedger;
+  readonly secrets: SecretValues;
+  readonly shared: Map<string, unknown>;
+}
+
+function buildUrl(base: string, path: string, query: RequestOptions["query"]): string {
+  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(`${base.replace(/\/$/, "")}${path}`);
+  for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, String(value));
+  return url.toString();
+}
+
+function makeClient(
+  deps: CaseContextDeps,
+  recorder: CaseRecorder,
+  base: string,
+  defaultToken: string | undefined,
+): ApiClient {
+  const request = (method: string, path: string, options: RequestOptions = {}): Promise<LiveResponse> => {
+    const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+    const token = options.token === undefined ? defaultToken : options.token;
+    if (token) headers.authorization ??= `Bearer ${token}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers["content-type"] ??= "application/json";
+    } else if (options.form !== undefined) {
+      body = new URLSearchParams(options.form).toString();
+      headers["content-type"] ??= "application/x-www-form-urlencoded";
+    }
+    if (options.filter !== undefined) {
+      headers["x-filter"] =
+        typeof options.filter === "string" ? options.filter : JSON.stringify(options.filter);
+    }
+    return deps.client.send(
+      {
+        method,
+        url: buildUrl(base, path, options.query),
+        headers,
+        body,
+        retry: options.retry,
+        signal: deps.signal,
+      },
+      (exchange) => recorder.onExchange(exchange),
+    );
+  };
+  return {
+    request,
+    get: (path, options) => request("GET", path, options),
+    post: (path, json, options) => request("POST", path, { ...options, json }),
+    put: (path, json, options) => request("PUT", path, { ...options, json }),
+    delete: (path, options) => request("DELETE", path, options),
+  };
+}
+
+export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder): CaseContext {
+  return {
+    api: makeClient(deps, recorder, deps.target.baseUrl, deps.token),
+    auth: makeClient(deps, recorder, deps.target.authUrl, undefined),
+    spec: deps.spec,
+    target: deps.target,
+    seed: deps.seed,
+    options: deps.options,
+    signal: deps.signal,
+    shared: deps.shared,
+    expect(name, condition, details = {}) {
+      const outcome = condition
+        ? passed
+        : failed(details.message ?? name, { expected: details.expected, actual: details.actual });
+      const exchangeId = details.response?.exchange.id ?? recorder.lastExchangeId;
+      recorder.assertions.push({ checkId: `assert:${name}`, exchangeId, outcome });
+      return condition;
+    },
+    skip(reason) {
+      throw new CaseSkipped(reason);
+    },
+    label: (name) => deps.labels.make(name),
+    cleanup(description, deletePath) {
+      deps.ledger.record({ description, deletePath });
+    },
+    secret: (value) => deps.secrets.add(value),
+    reproduce(reproduction) {
+      recorder.reproduction = reproduction;
+    },
+    log(message) {
+      recorder.logs.push(deps.secrets.scrub(message));
+    },
+  };
+}

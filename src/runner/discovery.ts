@@ -1,0 +1,74 @@
+/**
+ * Finds suite files (`*.suite.ts`, `.suite.js`, `.suite.mjs`) under the project's `suites/` and any paths the user
+ * names, imports them and checks what they export. A file that fails to load stops the run (exit 2) with the
+ * file and the reason: a suite silently missing would be a check silently skipped.
+ * @module
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { SuiteLoadError } from "../core/errors.ts";
+import type { Suite } from "./suite-api.ts";
+
+export const projectSuitesDir = fileURLToPath(new URL("../../suites/", import.meta.url));
+
+const suiteFile = /\.suite\.(ts|mts|js|mjs)$/;
+
+function filesUnder(path: string): string[] {
+  let stats: ReturnType<typeof statSync>;
+  try {
+    stats = statSync(path);
+  } catch {
+    throw new SuiteLoadError(`suite path ${path} does not exist`);
+  }
+  if (stats.isFile()) return [path];
+  return readdirSync(path, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) return entry.name === "node_modules" ? [] : filesUnder(full);
+      return suiteFile.test(entry.name) ? [full] : [];
+    });
+}
+
+function isSuite(value: unknown): value is Suite {
+  const suite = value as Suite;
+  return (
+    typeof suite === "object" && suite !== null && typeof suite.id === "string" && Array.isArray(suite.cases)
+  );
+}
+
+export interface DiscoveredSuite {
+  readonly suite: Suite;
+  readonly file: string;
+}
+
+/** Loads every suite of the project and of `extraPaths`, in a stable order; ids must be unique. */
+export async function discoverSuites(
+  extraPaths: readonly string[],
+  includeProject = true,
+): Promise<DiscoveredSuite[]> {
+  const roots = [...(includeProject ? [projectSuitesDir] : []), ...extraPaths.map((path) => resolve(path))];
+  const files = [...new Set(roots.flatMap(filesUnder))];
+  const found: DiscoveredSuite[] = [];
+  const byId = new Map<string, string>();
+  for (const file of files) {
+    let module: { default?: unknown };
+    try {
+      module = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    } catch (error) {
+      throw new SuiteLoadError(`suite file ${file} failed to load: ${(error as Error)?.message ?? error}`, {
+        cause: error,
+      });
+    }
+    if (!isSuite(module.default)) {
+      throw new SuiteLoadError(`suite file ${file} must export a suite as default (use defineSuite)`);
+    }
+    const suite = module.default;
+    const other = byId.get(suite.id);
+    if (other) throw new SuiteLoadError(`suite id "${suite.id}" is used by both ${other} and ${file}`);
+    byId.set(suite.id, file);
+    found.push({ suite, file });
+  }
+  return found;
+}

@@ -1,0 +1,278 @@
+/**
+ * The runner's HTTP client on undici: one keep-alive Agent (a pool per origin) with connect, headers and body
+ * timeouts, TLS options, a cap on response size, pacing and bounded 429 retries. Every attempt is recorded as an
+ * Exchange, redacted at the point of recording: the caller gets the live response for its own use, everyone
+ * else (events, checks, reporters) only ever sees the redacted record.
+ * @module
+ */
+import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
+import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
+import {
+  collectSecrets,
+  redactForm,
+  redactHeaders,
+  redactJson,
+  redactUrl,
+  type SecretValues,
+} from "../core/redact.ts";
+import { type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
+
+export interface ClientOptions {
+  readonly timeoutMs: number;
+  /** PEM text of extra CAs to trust. */
+  readonly ca: string | undefined;
+  readonly insecure: boolean;
+  readonly connections: number;
+  readonly maxResponseBytes: number;
+  readonly maxRetries: number;
+  readonly maxRetryWaitMs: number;
+  readonly pacer: RatePacer;
+  readonly secrets: SecretValues;
+  /** Which spec operation a request hits (for coverage and pacing keys). */
+  readonly matchOperation: (method: string, url: string) => string | undefined;
+  readonly clock?: PacerClock;
+}
+
+export interface OutgoingRequest {
+  readonly method: string;
+  /** Absolute URL. */
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as is; set the content type in headers. */
+  readonly body?: string;
+  /** false: a 429 is returned to the caller at once (suites that test rate limits). */
+  readonly retry?: boolean;
+  readonly signal?: AbortSignal;
+}
+
+/** What the caller gets: the live (unredacted) response, and the redacted record of it. */
+export interface LiveResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+  /** Parsed JSON when the body is JSON and complete; undefined otherwise. */
+  readonly json: unknown;
+  readonly exchange: Exchange;
+}
+
+export class TransportError extends Error {
+  readonly code: string;
+  readonly exchange: Exchange;
+  constructor(code: string, message: string, exchange: Exchange) {
+    super(message);
+    this.code = code;
+    this.exchange = exchange;
+  }
+}
+
+function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test(contentType ?? "");
+}
+
+/** `Retry-After` in ms: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export class HttpClient {
+  readonly #agent: Dispatcher;
+  readonly #options: ClientOptions;
+  readonly #clock: PacerClock;
+  #nextId = 1;
+  /** 429 answers retried, and 429 answers seen, for the report. */
+  retries = 0;
+  rateLimited = 0;
+
+  constructor(options: ClientOptions) {
+    this.#options = options;
+    this.#clock = options.clock ?? realPacerClock;
+    this.#agent = new Agent({
+      connections: options.connections,
+      connectTimeout: options.timeoutMs,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connect: { ca: options.ca, rejectUnauthorized: !options.insecure },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#agent.close();
+  }
+
+  /**
+   * Sends a request, pacing it and retrying 429s (unless `retry: false`); `observe` sees every recorded attempt.
+   * Throws TransportError when no answer came.
+   */
+  async send(
+    outgoing: OutgoingRequest,
+    observe: (exchange: Exchange) => void = () => {},
+  ): Promise<LiveResponse> {
+    const operationId = this.#options.matchOperation(outgoing.method, outgoing.url);
+    const key = operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
+    for (let attempt = 0; ; attempt += 1) {
+      await this.#options.pacer.acquire(key, outgoing.signal);
+      const live = await this.attempt(outgoing, operationId, attempt, observe);
+      this.#options.pacer.observe(key, live.headers);
+      if (live.status !== 429) return live;
+      this.rateLimited += 1;
+      if (outgoing.retry === false || attempt >= this.#options.maxRetries || outgoing.signal?.aborted)
+        return live;
+      const wait = Math.min(
+        retryAfterMs(live.headers["retry-after"], this.#clock.now()) ?? 1000,
+        this.#options.maxRetryWaitMs,
+      );
+      this.retries += 1;
+      await this.#clock.sleep(wait, outgoing.signal);
+    }
+  }
+
+  private recordRequest(outgoing: OutgoingRequest): RecordedRequest {
+    const headers = redactHeaders(outgoing.headers ?? {});
+    let body = outgoing.body;
+    if (body !== undefined) {
+      const type = headers["content-type"] ?? "";
+      if (isJson(type)) {
+        try {
+          const parsed = JSON.parse(body);
+          collectSecrets(parsed, this.#options.secrets);
+          body = JSON.stringify(redactJson(parsed));
+        } catch {
+          // Not JSON after all: the value scrub below still removes known secrets.
+        }
+      } else if (type.startsWith("application/x-www-form-urlencoded")) {
+        collectSecrets(Object.fromEntries(new URLSearchParams(body)), this.#options.secrets);
+        body = redactForm(body);
+      }
+      body = this.#options.secrets.scrub(body);
+    }
+    const secrets = this.#options.secrets;
+    return {
+      method: outgoing.method,
+      url: secrets.scrub(redactUrl(outgoing.url)),
+      headers: secrets.scrubDeep(headers),
+      body,
+    };
+  }
+
+  private async attempt(
+    outgoing: OutgoingRequest,
+    operationId: string | undefined,
+    retries: number,
+    observe: (exchange: Exchange) => void,
+  ): Promise<LiveResponse> {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const recordedRequest = this.recordRequest(outgoing);
+    const exchangeId = this.#nextId++;
+    let headersMs = 0;
+    try {
+      const answer = await request(outgoing.url, {
+        method: outgoing.method as Dispatcher.HttpMethod,
+        headers: outgoing.headers,
+        body: outgoing.body,
+        dispatcher: this.#agent,
+        signal: outgoing.signal,
+      });
+      headersMs = performance.now() - started;
+      const headers = flattenHeaders(answer.headers);
+      const { text, bytes, truncated } = await this.readBody(answer.body);
+      let json: unknown;
+      if (!truncated && isJson(headers["content-type"]) && text !== "") {
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+      }
+      // Secrets the target hands out (new tokens, client secrets) are scrubbed wherever they appear later.
+      if (json !== undefined) collectSecrets(json, this.#options.secrets);
+      const response: RecordedResponse = {
+        status: answer.statusCode,
+        headers: this.#options.secrets.scrubDeep(redactHeaders(headers)),
+        json: json === undefined ? undefined : this.#options.secrets.scrubDeep(redactJson(json)),
+        text: this.#options.secrets.scrub(redactTextBody(text, headers["content-type"])),
+        truncated,
+        bytes,
+      };
+      const exchange: Exchange = {
+        id: exchangeId,
+        request: recordedRequest,
+        response,
+        error: undefined,
+        timings: { startedAt, headersMs, totalMs: performance.now() - started },
+        operationId,
+        retries,
+      };
+      observe(exchange);
+      return { status: answer.statusCode, headers, text, json, exchange };
+    } catch (error) {
+      const code =
+        error instanceof undiciErrors.UndiciError
+          ? String((error as { code?: string }).code)
+          : errorCode(error);
+      const exchange: Exchange = {
+        id: exchangeId,
+        request: recordedRequest,
+        response: undefined,
+        error: { code, message: this.#options.secrets.scrub(String((error as Error)?.message ?? error)) },
+        timings: { startedAt, headersMs, totalMs: performance.now() - started },
+        operationId,
+        retries,
+      };
+      observe(exchange);
+      throw new TransportError(
+        code,
+        `${outgoing.method} ${recordedRequest.url}: ${exchange.error?.message} (${code})`,
+        exchange,
+      );
+    }
+  }
+
+  private async readBody(
+    body: AsyncIterable<Buffer>,
+  ): Promise<{ text: string; bytes: number; truncated: boolean }> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let kept = 0;
+    for await (const chunk of body) {
+      bytes += chunk.length;
+      if (kept < this.#options.maxResponseBytes) {
+        const room = this.#options.maxResponseBytes - kept;
+        const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        chunks.push(piece);
+        kept += piece.length;
+      }
+    }
+    return { text: Buffer.concat(chunks).toString("utf8"), bytes, truncated: bytes > kept };
+  }
+}
+
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === "string") return code;
+  return (error as Error)?.name === "AbortError" ? "ABORTED" : "TRANSPORT";
+}
+
+/** Redacts a response body text by key when it is JSON or a form; other texts only get the value scrub. */
+function redactTextBody(text: string, contentType: string | undefined): string {
+  if (isJson(contentType)) {
+    try {
+      return JSON.stringify(redactJson(JSON.parse(text)));
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,33 @@
+/**
+ * Which spec operation a request URL hits: API operations relative to the base URL's path, login-server
+ * operations (those with their own server URL) relative to the auth URL.
+ * @module
+ */
+import type { ApiSpec } from "../spec/types.ts";
+import type { TargetInfo } from "./suite-api.ts";
+
+export function operationMatcher(
+  spec: ApiSpec,
+  target: TargetInfo,
+): (method: string, url: string) => string | undefined {
+  const basePath = new URL(target.baseUrl).pathname.replace(/\/$/, "");
+  const authPath = new URL(target.authUrl).pathname.replace(/\/$/, "");
+  const apiOrigin = new URL(target.baseUrl).origin;
+  const authOrigin = new URL(target.authUrl).origin;
+  return (method, url) => {
+    const parsed = new URL(url);
+    const verb = method.toUpperCase() === "HEAD" ? "GET" : method;
+    if (
+      parsed.origin === apiOrigin &&
+      (parsed.pathname === basePath || parsed.pathname.startsWith(`${basePath}/`))
+    ) {
+      const match = spec.operations.match(verb, parsed.pathname.slice(basePath.length) || "/");
+      if (match && match.operation.serverUrl === undefined) return match.operation.operationId;
+    }
+    if (parsed.origin === authOrigin && parsed.pathname.startsWith(authPath)) {
+      const match = spec.operations.match(verb, parsed.pathname.slice(authPath.length) || "/");
+      if (match && match.operation.serverUrl !== undefined) return match.operation.operationId;
+    }
+    return undefined;
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Pacing so a run does not provoke 429s: with a fixed budget, requests are spaced evenly (N per second); in
+ * `auto`, the pacer learns each rate-limit window from `X-RateLimit-Remaining`/`Reset` answers and, when a window
+ * is spent, holds the next requests of that window until it resets. Windows are keyed by operation, as targets
+ * apply dedicated limits per kind of endpoint.
+ * @module
+ */
+import type { RatePolicy } from "./config.ts";
+
+interface WindowState {
+  remaining: number;
+  /** Epoch ms. */
+  resetAt: number;
+}
+
+export interface PacerClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realPacerClock: PacerClock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      }
+      signal?.addEventListener("abort", done, { once: true });
+    }),
+};
+
+export class RatePacer {
+  readonly #windows = new Map<string, WindowState>();
+  #nextSlot = 0;
+  /** Total milliseconds spent waiting, for the report. */
+  waitedMs = 0;
+  readonly #policy: RatePolicy;
+  readonly #clock: PacerClock;
+
+  constructor(policy: RatePolicy, clock: PacerClock = realPacerClock) {
+    this.#policy = policy;
+    this.#clock = clock;
+  }
+
+  /** Waits until a request to `key` may go. */
+  async acquire(key: string, signal?: AbortSignal): Promise<void> {
+    let wait = 0;
+    const now = this.#clock.now();
+    if (this.#policy.kind === "fixed") {
+      const spacing = 1000 / this.#policy.perSecond;
+      const slot = Math.max(now, this.#nextSlot);
+      this.#nextSlot = slot + spacing;
+      wait = slot - now;
+    }
+    const window = this.#windows.get(key);
+    if (window && window.resetAt > now) {
+      if (window.remaining <= 0) wait = Math.max(wait, window.resetAt - now + 50);
+      // Count the request against the window before the answer comes, so concurrent requests see it.
+      window.remaining -= 1;
+    }
+    if (wait > 0) {
+      this.waitedMs += wait;
+      await this.#clock.sleep(wait, signal);
+    }
+  }
+
+  /** Learns from an answer's rate-limit headers (lower-cased names). */
+  observe(key: string, headers: Readonly<Record<string, string>>): void {
+    if (this.#policy.kind !== "auto" && this.#policy.kind !== "fixed") return;
+    const remaining = Number(headers["x-ratelimit-remaining"]);
+    const reset = Number(headers["x-ratelimit-reset"]);
+    if (!Number.isInteger(remaining) || !Number.isInteger(reset)) return;
+    this.#windows.set(key, { remaining, resetAt: reset * 1000 });
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The suite authoring API: a suite is a TypeScript file exporting `defineSuite({...})` as its default export.
+ * Cases run in order within a suite (a workflow's steps depend on each other); suites run concurrently.
+ *
+ * ```ts
+ * import { defineSuite } from "../../src/index.ts";
+ * export default defineSuite({
+ *   id: "regions", title: "Regions are listed", tags: ["read-only"],
+ *   cases: [{ id: "list", title: "GET /regions answers a page", run: async (t) => {
+ *     const page = await t.api.get("/regions");
+ *     t.expect("answers 200", page.status === 200, { expected: 200, actual: page.status });
+ *   } }],
+ * });
+ * ```
+ * @module
+ */
+import type { Reproduction, SuiteTag } from "../core/events.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import type { LiveResponse } from "./http-client.ts";
+
+export interface RequestOptions {
+  /** JSON body. */
+  readonly json?: unknown;
+  /** Form fields (application/x-www-form-urlencoded). */
+  readonly form?: Readonly<Record<string, string>>;
+  /** A raw body; give its content type in `headers`. */
+  readonly body?: string;
+  readonly query?: Readonly<Record<string, string | number | boolean>>;
+  /** The X-Filter header, as an object (serialised for you) or a raw string. */
+  readonly filter?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Bearer token to use instead of the run's; `null` sends none. */
+  readonly token?: string | null;
+  /** false: return a 429 at once instead of waiting and retrying. */
+  readonly retry?: boolean;
+}
+
+export interface ApiClient {
+  /** `path` is relative to the client's base (`/nodebalancers`), or an absolute URL. */
+  request(method: string, path: string, options?: RequestOptions): Promise<LiveResponse>;
+  get(path: string, options?: RequestOptions): Promise<LiveResponse>;
+  post(path: string, json?: unknown, options?: RequestOptions): Promise<LiveResponse>;
+  put(path: string, json?: unknown, options?: RequestOptions): Promise<LiveResponse>;
+  delete(path: string, options?: RequestOptions): Promise<LiveResponse>;
+}
+
+export interface TargetInfo {
+  readonly baseUrl: string;
+  readonly authUrl: string;
+  /** True when the run started the embedded reference server itself. */
+  readonly embedded: boolean;
+}
+
+export interface CaseContext {
+  /** The API under `baseUrl`, authenticated with the run's token. */
+  readonly api: ApiClient;
+  /** The login server under `authUrl` (no token unless given). */
+  readonly auth: ApiClient;
+  readonly spec: ApiSpec;
+  readonly target: TargetInfo;
+  /** The run's seed (generated cases derive theirs from it). */
+  readonly seed: number;
+  /** Settings for suites from the config file (`suiteOptions`). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Aborted when the run is interrupted. */
+  readonly signal: AbortSignal;
+  /**
+   * Records an assertion of the suite's own; a false condition fails the case but the case goes on. The result
+   * points at `details.response`'s exchange, or the case's latest one.
+   */
+  expect(
+    name: string,
+    condition: boolean,
+    details?: { expected?: unknown; actual?: unknown; message?: string; response?: LiveResponse },
+  ): boolean;
+  /** Stops the case as skipped, with the reason reported (never counted as passed). */
+  skip(reason: string): never;
+  /** A label for a resource the run creates: the run's prefix, then `name`, short and unique. */
+  label(name: string): string;
+  /** Registers a resource to delete at the end of the run (in reverse order), whatever happens. */
+  cleanup(description: string, deletePath: string): void;
+  /** A value the run must never print (a token or password the suite made). */
+  secret(value: string): void;
+  /** What reproduces a generated case (seed, path, counterexample). */
+  reproduce(reproduction: Reproduction): void;
+  /** Shares a value with later cases of the same suite. */
+  readonly shared: Map<string, unknown>;
+  log(message: string): void;
+}
+
+export interface SuiteCase {
+  readonly id: string;
+  readonly title: string;
+  /** Tags of this case besides the suite's (e.g. `beyond-description`). */
+  readonly tags?: readonly SuiteTag[];
+  run(t: CaseContext): Promise<void> | void;
+}
+
+export interface Suite {
+  readonly id: string;
+  readonly title: string;
+  readonly description?: string;
+  readonly tags: readonly SuiteTag[];
+  readonly cases: readonly SuiteCase[];
+}
+
+const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Declares a suite (checks its shape at load time, so a broken suite fails discovery with a clear message). */
+export function defineSuite(suite: Suite): Suite {
+  const problems: string[] = [];
+  if (!kebab.test(suite.id)) problems.push(`id "${suite.id}" must be kebab-case`);
+  if (!suite.title) problems.push("title is required");
+  if (suite.cases.length === 0) problems.push("it has no cases");
+  const ids = new Set<string>();
+  for (const entry of suite.cases) {
+    if (!kebab.test(entry.id)) problems.push(`case id "${entry.id}" must be kebab-case`);
+    if (ids.has(entry.id)) problems.push(`case id "${entry.id}" is used twice`);
+    ids.add(entry.id);
+  }
+  if (problems.length > 0) throw new TypeError(`suite ${suite.id}: ${problems.join("; ")}`);
+  return Object.freeze({ ...suite });
+}

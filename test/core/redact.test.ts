@@ -1,0 +1,71 @@
+import { describe, expect, it } from "vitest";
+import {
+  collectSecrets,
+  redactedPlaceholder,
+  redactForm,
+  redactHeaders,
+  redactJson,
+  redactUrl,
+  SecretValues,
+} from "../../src/core/redact.ts";
+
+describe("redaction", () => {
+  it.each([
+    [
+      "root_pass",
+      { root_pass: "hunter2-very-secret", label: "web" },
+      { root_pass: redactedPlaceholder, label: "web" },
+    ],
+    [
+      "ssl_key nested in a list",
+      { configs: [{ ssl_key: "-----BEGIN KEY", port: 443 }] },
+      { configs: [{ ssl_key: redactedPlaceholder, port: 443 }] },
+    ],
+    [
+      "token responses",
+      { access_token: "a".repeat(64), refresh_token: "b".repeat(64), expires_in: 7200 },
+      { access_token: redactedPlaceholder, refresh_token: redactedPlaceholder, expires_in: 7200 },
+    ],
+    ["client secrets", { id: "abc", secret: "c".repeat(64) }, { id: "abc", secret: redactedPlaceholder }],
+    ["the service's own placeholder stays", { ssl_key: "<REDACTED>" }, { ssl_key: "<REDACTED>" }],
+    [
+      "non-secret keys stay",
+      { label: "token-like-label", tags: ["secret"] },
+      { label: "token-like-label", tags: ["secret"] },
+    ],
+  ])("JSON: %s", (_name, input, expected) => {
+    expect(redactJson(input)).toEqual(expected);
+  });
+
+  it.each([
+    [{ Authorization: "Bearer abcdefgh12345678" }, { authorization: `Bearer ${redactedPlaceholder}` }],
+    [{ authorization: "opaque" }, { authorization: redactedPlaceholder }],
+    [{ Cookie: "session=1" }, { cookie: redactedPlaceholder }],
+    [
+      { Location: "https://app.example/cb#access_token=abcdefgh&state=x" },
+      { location: `https://app.example/cb#access_token=${encodeURIComponent(redactedPlaceholder)}&state=x` },
+    ],
+    [{ "X-Filter": '{"label":"x"}' }, { "x-filter": '{"label":"x"}' }],
+  ])("headers: %o", (input, expected) => {
+    const out = redactHeaders(input);
+    expect(out).toEqual(expected);
+  });
+
+  it("redacts secret form fields and URL parameters, keeping the rest", () => {
+    expect(redactForm("client_id=x&client_secret=s3cr3t&code=c0de")).toBe(
+      `client_id=x&client_secret=${encodeURIComponent(redactedPlaceholder)}&code=${encodeURIComponent(redactedPlaceholder)}`,
+    );
+    expect(redactUrl("https://h/cb?code=abc&state=1")).not.toContain("abc");
+    expect(redactUrl("https://h/v4/regions")).toBe("https://h/v4/regions");
+  });
+
+  it("scrubs known secret values anywhere in a text, and learns them from bodies", () => {
+    const secrets = new SecretValues();
+    collectSecrets({ data: [{ token: "f".repeat(64) }], password: "short" }, secrets);
+    secrets.add("tiny");
+    expect(secrets.size).toBe(1);
+    expect(secrets.scrub(`curl -H 'Authorization: Bearer ${"f".repeat(64)}'`)).toBe(
+      `curl -H 'Authorization: Bearer ${redactedPlaceholder}'`,
+    );
+  });
+});

@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Exchange } from "../../src/core/exchange.ts";
+import { redactedPlaceholder, SecretValues } from "../../src/core/redact.ts";
+import { HttpClient, retryAfterMs, TransportError } from "../../src/runner/http-client.ts";
+import { RatePacer } from "../../src/runner/rate-pacer.ts";
+
+let origin = "";
+let hits429 = 0;
+const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+  const url = new URL(request.url ?? "/", "http://x");
+  if (url.pathname === "/limited") {
+    hits429 += 1;
+    if (hits429 <= 2) {
+      response.writeHead(429, { "content-type": "application/json", "retry-after": "0" });
+      response.end('{"errors":[{"reason":"Too many requests"}]}');
+      return;
+    }
+  }
+  if (url.pathname === "/big") {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ data: "x".repeat(5000) }));
+    return;
+  }
+  if (url.pathname === "/token") {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ access_token: "a1".repeat(32), expires_in: 7200 }));
+    return;
+  }
+  response.writeHead(200, {
+    "content-type": "application/json",
+    "x-echo-auth": request.headers.authorization ?? "",
+  });
+  response.end(JSON.stringify({ ok: true, echo: request.headers.authorization ?? null }));
+});
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function client(overrides: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
+  return new HttpClient({
+    timeoutMs: 2000,
+    ca: undefined,
+    insecure: false,
+    connections: 4,
+    maxResponseBytes: 1024,
+    maxRetries: 3,
+    maxRetryWaitMs: 50,
+    pacer: new RatePacer({ kind: "auto" }),
+    secrets: new SecretValues(),
+    matchOperation: () => undefined,
+    ...overrides,
+  });
+}
+
+describe("runner HTTP client", () => {
+  it("waits and retries 429s, recording every attempt and counting them", async () => {
+    const http = client();
+    const seen: Exchange[] = [];
+    const answer = await http.send({ method: "GET", url: `${origin}/limited` }, (exchange) =>
+      seen.push(exchange),
+    );
+    expect(answer.status).toBe(200);
+    expect(seen.map((exchange) => exchange.response?.status)).toEqual([429, 429, 200]);
+    expect(seen.map((exchange) => exchange.retries)).toEqual([0, 1, 2]);
+    expect(http.retries).toBe(2);
+    expect(http.rateLimited).toBe(2);
+    await http.close();
+  });
+
+  it("returns a 429 at once when the caller asks not to retry", async () => {
+    hits429 = 0;
+    const http = client();
+    const answer = await http.send({ method: "GET", url: `${origin}/limited`, retry: false });
+    expect(answer.status).toBe(429);
+    expect(http.retries).toBe(0);
+    await http.close();
+  });
+
+  it("cuts a body above the cap and says so, without parsing it", async () => {
+    const http = client();
+    const answer = await http.send({ method: "GET", url: `${origin}/big` });
+    expect(answer.exchange.response).toMatchObject({
+      truncated: true,
+      bytes: JSON.stringify({ data: "x".repeat(5000) }).length,
+      json: undefined,
+    });
+    expect(answer.exchange.response?.text).toHaveLength(1024);
+    await http.close();
+  });
+
+  it("records secrets redacted while the caller gets the live values", async () => {
+    const secrets = new SecretValues();
+    const http = client({ secrets, maxResponseBytes: 1_000_000 });
+    const token = await http.send({
+      method: "POST",
+      url: `${origin}/token`,
+      body: "client_secret=abcdefgh1&code=zz",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect((token.json as { access_token: string }).access_token).toBe("a1".repeat(32));
+    expect(token.exchange.response?.text).not.toContain("a1a1a1");
+    expect(token.exchange.request.body).not.toContain("abcdefgh1");
+    // The token the target handed out is now a known secret: it is scrubbed wherever it shows up later.
+    const echo = await http.send({
+      method: "GET",
+      url: `${origin}/echo`,
+      headers: { authorization: `Bearer ${"a1".repeat(32)}` },
+    });
+    expect(echo.exchange.request.headers.authorization).toBe(`Bearer ${redactedPlaceholder}`);
+    expect(JSON.stringify(echo.exchange)).not.toContain("a1a1a1a1");
+    await http.close();
+  });
+
+  it("turns a refused connection into a TransportError carrying the recorded exchange", async () => {
+    const http = client();
+    const error = await http
+      .send({ method: "GET", url: "http://127.0.0.1:9/nothing" })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).exchange.response).toBeUndefined();
+    expect((error as TransportError).code).toMatch(/ECONNREFUSED|UND_ERR/);
+    await http.close();
+  });
+
+  it.each([
+    ["3", 3000],
+    ["0", 0],
+    ["soon", undefined],
+    [undefined, undefined],
+  ])("reads Retry-After %j as %j ms", (value, expected) => {
+    expect(retryAfterMs(value, Date.now())).toBe(expected);
+  });
+
+  it("reads an HTTP-date Retry-After", () => {
+    const now = Date.parse("2026-01-01T00:00:00Z");
+    expect(retryAfterMs("Thu, 01 Jan 2026 00:00:05 GMT", now)).toBe(5000);
+  });
+});

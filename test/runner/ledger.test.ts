@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { LabelMaker } from "../../src/runner/labels.ts";
+import { CleanupLedger } from "../../src/runner/ledger.ts";
+
+describe("cleanup ledger", () => {
+  it("deletes newest first and counts 404 as already gone", async () => {
+    const ledger = new CleanupLedger();
+    ledger.record({ description: "load balancer", deletePath: "/nodebalancers/1" });
+    ledger.record({ description: "profile", deletePath: "/nodebalancers/1/configs/2" });
+    ledger.record({ description: "node", deletePath: "/nodebalancers/1/configs/2/nodes/3" });
+    const order: string[] = [];
+    const outcome = await ledger.drain(async (path) => {
+      order.push(path);
+      return path.endsWith("/3") ? 404 : 200;
+    });
+    expect(order).toEqual([
+      "/nodebalancers/1/configs/2/nodes/3",
+      "/nodebalancers/1/configs/2",
+      "/nodebalancers/1",
+    ]);
+    expect(outcome).toEqual({ deleted: 3, failed: [] });
+    expect(ledger.size).toBe(0);
+  });
+
+  it("reports what it could not delete, and goes on", async () => {
+    const ledger = new CleanupLedger();
+    ledger.record({ description: "instance web", deletePath: "/compute/instances/9" });
+    ledger.record({ description: "address", deletePath: "/networking/ips/1" });
+    const outcome = await ledger.drain(async (path) => {
+      if (path.includes("ips")) throw new Error("socket hang up");
+      return 500;
+    });
+    expect(outcome.deleted).toBe(0);
+    expect(outcome.failed).toEqual([
+      "address (DELETE /networking/ips/1 failed: socket hang up)",
+      "instance web (DELETE /compute/instances/9 answered 500)",
+    ]);
+  });
+});
+
+describe("labels of created resources", () => {
+  const maker = new LabelMaker("conform", "20261123T021500Z-3fa0");
+
+  it.each([
+    ["balancer", "conform-0z3fa0-balancer"],
+    ["Node One!", "conform-0z3fa0-node-one"],
+    ["a-very-long-name-that-does-not-fit-anywhere", "conform-0z3fa0-a-very-long-name"],
+  ])("%s → %s", (name, label) => {
+    expect(maker.make(name)).toBe(label);
+  });
+
+  it("stays unique, within 32 characters, without double dashes", () => {
+    const labels = Array.from({ length: 12 }, () => maker.make("web"));
+    expect(new Set(labels).size).toBe(12);
+    for (const label of labels) {
+      expect(label.length).toBeLessThanOrEqual(32);
+      expect(label).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    }
+  });
+});
