@@ -1,0 +1,42 @@
+/**
+ * `conform spec <file>`: validates an API description and prints what the toolkit sees in it (areas,
+ * paginated lists and their filters, scopes, deprecated operations, unknown formats). Exit 0 when it loads;
+ * exit 2 naming where it fails when it does not.
+ * @module
+ */
+import type { CommandModule } from "yargs";
+import { SpecInvalidError } from "../../core/errors.ts";
+import { formatProblems, loadSpec, summarizeSpec } from "../../spec/index.ts";
+import { ExitCode } from "../exit-codes.ts";
+
+interface SpecArgs {
+  file: string;
+  validate: boolean;
+  exitCode?: number;
+}
+
+export const specCommand: CommandModule<object, SpecArgs> = {
+  command: "spec <file>",
+  describe: "Validate an API description (file or http(s) URL; OpenAPI 3.x or Swagger 2.0) and summarise it",
+  builder: (yargs) =>
+    yargs
+      .positional("file", { type: "string", demandOption: true, describe: "Path or URL of the description" })
+      .option("validate", {
+        type: "boolean",
+        default: true,
+        describe: "Check the description against its OpenAPI schema (--no-validate skips it)",
+      })
+      .example("$0 spec specs/cloud-api-v4.yaml", "Check the project's own description"),
+  handler: async (args) => {
+    try {
+      const spec = await loadSpec(args.file, { validate: args.validate });
+      process.stdout.write(summarizeSpec(spec));
+      args.exitCode = ExitCode.ok;
+    } catch (error) {
+      // Every problem, one per line: main() would print only the first.
+      if (!(error instanceof SpecInvalidError)) throw error;
+      process.stderr.write(`conform: ${error.message} [${error.code}]\n${formatProblems(error.problems)}`);
+      args.exitCode = ExitCode.toolkitError;
+    }
+  },
+};
