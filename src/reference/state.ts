@@ -21,6 +21,8 @@ export interface NodeBalancerRecord {
 
 export interface ConfigRecord {
   id: number;
+  /** Profiles have an optional label in the description (not in the real service). */
+  label?: string;
   nodebalancer_id: number;
   port: number;
   protocol: "http" | "https" | "tcp";

@@ -23,10 +23,8 @@ import { checkTlsPair } from "../tls-material.ts";
 import { configsOf } from "./balancer-shared.ts";
 import { has } from "./shared.ts";
 
-/** A stored profile: the state's record plus the optional label the description gives profiles. */
-export interface ProfileRecord extends ConfigRecord {
-  label?: string;
-}
+/** A stored profile (the state's record, label included). */
+export type ProfileRecord = ConfigRecord;
 
 /** Every field of a profile but its identity. */
 export type ProfileDraft = Omit<ProfileRecord, "id" | "nodebalancer_id">;

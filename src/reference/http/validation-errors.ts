@@ -7,6 +7,12 @@ import type { ApiErrorItem } from "./reply.ts";
 
 export function issueToError(issue: ValidationIssue): ApiErrorItem {
   if (issue.keyword === "required") return { reason: `${issue.field} is required`, field: issue.field };
+  if (issue.keyword === "dependentRequired") {
+    return {
+      reason: `${issue.field} is required together with ${String(issue.params.property)}`,
+      field: issue.field,
+    };
+  }
   if (issue.field === "") return { reason: `Request body ${issue.message}` };
   return { reason: `${issue.field} ${issue.message}`, field: issue.field };
 }
