@@ -1,0 +1,148 @@
+import { readdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CaseFinished, RunEvent } from "../../src/core/events.ts";
+import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
+import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
+import { runConformance } from "../../src/runner/run.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+
+const fixtures = join(import.meta.dirname, "../fixtures/suites");
+
+function config(overrides: Partial<RunConfig>): RunConfig {
+  return { ...runConfigDefaults, specPath: bundledSpecPath, seed: 7, reporters: [], ...overrides };
+}
+
+async function run(overrides: Partial<RunConfig>) {
+  const events: RunEvent[] = [];
+  const finished = await runConformance(config(overrides), {
+    runId: "20261123T000000Z-test",
+    listeners: [(event) => void events.push(event)],
+    signal: new AbortController().signal,
+    toolVersion: "test",
+  });
+  return { finished, events };
+}
+
+const failedCases = (events: RunEvent[]) =>
+  events.filter(
+    (event): event is CaseFinished => event.type === "case-finished" && event.status !== "passed",
+  );
+
+describe("a run against the embedded reference server", () => {
+  it("passes every check of the starter suites and covers what it touched", async () => {
+    const { finished, events } = await run({ suites: ["catalogue", "lists"] });
+    expect(failedCases(events)).toEqual([]);
+    expect(finished).toMatchObject({ status: "passed", exitCode: 0 });
+    expect(finished.counts.passed).toBeGreaterThan(4);
+    const regions = finished.coverage.find((entry) => entry.operationId === "getRegions");
+    expect(regions?.statuses).toEqual([200, 400]);
+    expect(events[0]?.type).toBe("run-started");
+    expect(events.at(-1)?.type).toBe("run-finished");
+  });
+
+  it("deletes what a writing suite created, and never lets the token reach an event", async () => {
+    const { finished, events } = await run({ suitePaths: [fixtures], suites: ["writes-probe"] });
+    expect(finished.exitCode).toBe(0);
+    expect(finished.cleanup).toEqual({ deleted: 1, failed: [] });
+    const started = events[0] as Extract<RunEvent, { type: "run-started" }>;
+    expect(started.target.embedded).toBe(true);
+    const text = JSON.stringify(events);
+    expect(text).toContain("[REDACTED]");
+    expect(text).not.toMatch(/Bearer [0-9a-f]{64}/);
+  });
+});
+
+describe("a run against a target that breaks the contract", () => {
+  let server: ReturnType<typeof createServer>;
+  let baseUrl = "";
+  beforeAll(async () => {
+    // Answers every list with a page that lacks `results`, no X-Spec-Version, and 500 for singles.
+    server = createServer((request, response) => {
+      const url = new URL(request.url ?? "/", "http://x");
+      if (/^\/v4\/(regions|compute\/types)$/.test(url.pathname)) {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ data: [{ id: "r1" }], page: 1, pages: 1 }));
+        return;
+      }
+      response.writeHead(500, { "content-type": "text/plain" });
+      response.end("boom");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v4`;
+  });
+  afterAll(() => server.close());
+
+  it("fails with the checks that name what is wrong, exit code 1", async () => {
+    const { finished, events } = await run({ baseUrl, suites: ["catalogue"] });
+    expect(finished).toMatchObject({ status: "failed", exitCode: 1 });
+    const failedChecks = new Set(
+      failedCases(events).flatMap((event) =>
+        event.results.filter((result) => result.outcome.status === "failed").map((result) => result.checkId),
+      ),
+    );
+    for (const id of [
+      "spec-version-header",
+      "body-matches-schema",
+      "not-a-server-error",
+      "error-body-shape",
+    ]) {
+      expect(failedChecks).toContain(id);
+    }
+    const withExchange = failedCases(events).find((event) => event.exchanges.length > 0);
+    expect(withExchange?.exchanges[0]?.request.url).toContain(baseUrl);
+  });
+
+  it("refuses a writing suite without --allow-writes, saying why", async () => {
+    await expect(run({ baseUrl, suitePaths: [fixtures], suites: ["writes-probe"] })).rejects.toThrow(
+      /--allow-writes/,
+    );
+    const { events } = await run({
+      baseUrl,
+      suitePaths: [fixtures],
+      suites: [],
+      tags: ["writes", "read-only"],
+    });
+    const skipped = events.filter(
+      (event): event is CaseFinished => event.type === "case-finished" && event.suiteId === "writes-probe",
+    );
+    expect(skipped.map((event) => [event.status, event.skipReason])).toEqual([
+      ["skipped", expect.stringContaining("--allow-writes")],
+    ]);
+  });
+});
+
+describe("runs that cannot do their job (exit 2)", () => {
+  it.each([
+    ["an unknown suite", { suites: ["nope"] }, /unknown suite nope/],
+    ["a tag nothing has", { tags: ["no-such-tag"] }, /no suite matches/],
+    ["an unknown check", { checks: ["no-such-check"] }, /unknown check no-such-check/],
+    ["an unreachable target", { baseUrl: "http://127.0.0.1:9/v4" }, /unreachable/],
+    ["a spec that does not exist", { specPath: "/nonexistent/spec.yaml" }, /spec|description/i],
+  ])("%s", async (_name, overrides, message) => {
+    await expect(run(overrides as Partial<RunConfig>)).rejects.toThrow(message);
+  });
+});
+
+describe("reference server leftovers", () => {
+  let reference: ReferenceServer;
+  beforeAll(async () => {
+    reference = await createReferenceServer({ http: true });
+  });
+  afterAll(() => reference.close());
+
+  it("a run against a started server with --allow-writes deletes everything it made", async () => {
+    const { finished } = await run({
+      baseUrl: reference.baseUrl,
+      token: reference.token,
+      suitePaths: [fixtures],
+      suites: ["writes-probe"],
+      allowWrites: true,
+    });
+    expect(finished.exitCode).toBe(0);
+    expect(reference.state.nodeBalancers.size).toBe(0);
+    expect(readdirSync(fixtures).length).toBeGreaterThan(0);
+  });
+});
