@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent, request } from "undici";
+import { describe, expect, it } from "vitest";
+
+const bin = join(import.meta.dirname, "../../bin/conform.js");
+
+/** Starts `conform serve` and resolves once its banner is printed. */
+async function startServe(args: string[]) {
+  const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    output += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner in 20 s: ${output}`)), 20_000);
+    child.stdout.on("data", (chunk: string) => {
+      output += chunk;
+      if (output.includes("Ctrl-C stops it.")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  const field = (name: string) => new RegExp(`${name}:\\s+(\\S+)`).exec(output)?.[1] ?? "";
+  return { child, output, baseUrl: field("base URL"), token: field("token"), caFile: field("CA file") };
+}
+
+describe("conform serve", () => {
+  it("prints what a person needs, answers with them over HTTPS, and stops on Ctrl-C with 130", async () => {
+    const token = "a".repeat(64);
+    const served = await startServe(["--token", token, "--time-scale", "0.1"]);
+    expect(served.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v4$/);
+    expect(served.token).toBe(token);
+    expect(served.output).toContain("curl --cacert");
+    expect(served.output).toMatch(/login:\s+\S+ \/ \S+/);
+    const agent = new Agent({ connect: { ca: readFileSync(served.caFile, "utf8") } });
+    const answer = await request(`${served.baseUrl}/nodebalancers`, {
+      headers: { authorization: `Bearer ${token}` },
+      dispatcher: agent,
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(await answer.body.json()).toMatchObject({ data: [], page: 1, results: 0 });
+    await agent.close();
+    served.child.kill("SIGINT");
+    const [code] = await once(served.child, "exit");
+    expect(code).toBe(130);
+  });
+
+  it("serves plain HTTP on request", async () => {
+    const served = await startServe(["--http"]);
+    expect(served.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v4$/);
+    expect(served.token).toMatch(/^[0-9a-f]{64}$/);
+    const answer = await request(`${served.baseUrl}/regions`);
+    expect(answer.statusCode).toBe(200);
+    await answer.body.dump();
+    served.child.kill("SIGTERM");
+    await once(served.child, "exit");
+  });
+
+  it.each([
+    [["--host", "0.0.0.0"], /loopback only/],
+    [["--time-scale", "0"], /time-scale/],
+    [["--token", "short"], /--token/],
+  ])("refuses %j with exit 2", async (args, message) => {
+    const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, "exit");
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});
