@@ -3,7 +3,7 @@
  * ({@link OperationInfo}), found by operationId or by a concrete method and path.
  * @module
  */
-import { type BodySchemas, bodySchemas, mediaTypeFor } from "./body-schemas.ts";
+import { type BodySchemas, bodySchemas, mediaTypeFor, type ResponseBody } from "./body-schemas.ts";
 import { type ListShape, listShape } from "./list-shape.ts";
 import { normalizedCopy } from "./normalize-schema.ts";
 import { mergedParameters, type RawParameter } from "./parameters.ts";
@@ -59,7 +59,7 @@ export function indexOperations(document: unknown, dialect: SpecDialect): Indexe
         required: body.request.required,
         contentTypes: [...body.request.media.keys()],
       },
-      responses: body.responses.map((response) => responseInfo(document, dialect, response.value, response)),
+      responses: body.responses.map((response) => responseInfo(document, dialect, response)),
     };
     operations.push(info);
     if (!byId.has(operationId)) {
@@ -158,12 +158,8 @@ function schemaOut(document: unknown, dialect: SpecDialect, schema: unknown): Js
   return isObject(resolved) ? (normalizedCopy(resolved, dialect) as JsonSchema) : undefined;
 }
 
-function responseInfo(
-  document: unknown,
-  dialect: SpecDialect,
-  value: Readonly<Record<string, unknown>>,
-  response: BodySchemas["responses"][number],
-): ResponseInfo {
+function responseInfo(document: unknown, dialect: SpecDialect, response: ResponseBody): ResponseInfo {
+  const value = response.value;
   const headers: ResponseInfo["headers"][number][] = [];
   if (isObject(value.headers)) {
     for (const [name, written] of Object.entries(value.headers)) {

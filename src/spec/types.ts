@@ -149,7 +149,10 @@ export interface ApiSpec {
 }
 
 export interface LoadSpecOptions {
-  /** Validate the document against its OpenAPI/Swagger schema before use (default true). */
+  /**
+   * Validate the document before use (default true): against its dialect's JSON schema, and for what a schema
+   * cannot say (every `$ref` resolves, operationIds are unique, path parameters and security schemes declared).
+   */
   readonly validate?: boolean;
   /**
    * How strictly validators check `format`s: `full` (default) checks exactly (a date must exist), `fast` uses
