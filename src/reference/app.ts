@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiSpec, OperationInfo, OperationMatch } from "../spec/types.ts";
-import { anyScopeAllows } from "./auth/scopes.ts";
+import type { ReferenceBehaviour } from "./behaviour.ts";
 import type { Clock } from "./clock.ts";
 import type { Caller, HandlerContext, HandlerMap, ServerUrls } from "./context.ts";
 import { forbidden, invalidToken, notFound, payloadTooLarge, reasons, tooManyRequests } from "./errors.ts";
@@ -17,7 +17,7 @@ import { mediaType, parseBody, readRaw } from "./http/body.ts";
 import { commonHeaders } from "./http/headers.ts";
 import { badRequest, errorReply, type Reply } from "./http/reply.ts";
 import { issuesToErrors } from "./http/validation-errors.ts";
-import { type ListQuery, parseListQuery } from "./list-query.ts";
+import type { ListQuery } from "./list-query.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { ReferenceState, TokenRecord } from "./state.ts";
 
@@ -35,9 +35,27 @@ export interface AppServices {
   readonly basePath: string;
   readonly maxBodyBytes: number;
   readonly onDefect: (error: unknown, request: IncomingMessage) => void;
+  readonly behaviour: ReferenceBehaviour;
+  /** Rewrites of every answer before it is sent (faults); empty on a clean server. */
+  readonly replyRewrites: readonly ReplyRewrite[];
 }
 
-interface Answer {
+/** An answer on its way out, every header included. */
+export interface Outgoing {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  readonly raw: string | undefined;
+}
+
+/** A change to an answer on its way out: what a fault uses to break a status, a header or a body. */
+export type ReplyRewrite = (
+  outgoing: Outgoing,
+  operation: OperationInfo | undefined,
+  request: IncomingMessage,
+) => Outgoing;
+
+export interface Answer {
   readonly reply: Reply;
   readonly headers: Record<string, string>;
 }
@@ -58,6 +76,8 @@ function serialise(body: unknown): string {
 
 export class ReferenceApp {
   readonly #common: Readonly<Record<string, string>>;
+  /** The operation each request matched, for reply rewrites. */
+  readonly #operations = new WeakMap<IncomingMessage, OperationInfo>();
   private readonly services: AppServices;
 
   constructor(services: AppServices) {
@@ -80,11 +100,17 @@ export class ReferenceApp {
     }
     if (response.headersSent || response.destroyed) return;
     const { reply } = answer;
-    const headers: Record<string, string> = { ...this.#common, ...answer.headers, ...reply.headers };
-    const payload = reply.raw ?? serialise(reply.body);
-    headers["Content-Type"] ??= "application/json";
-    headers["Content-Length"] = String(Buffer.byteLength(payload));
-    response.writeHead(reply.status, headers);
+    let outgoing: Outgoing = {
+      status: reply.status,
+      headers: { ...this.#common, "Content-Type": "application/json", ...answer.headers, ...reply.headers },
+      body: reply.body,
+      raw: reply.raw,
+    };
+    for (const rewrite of this.services.replyRewrites)
+      outgoing = rewrite(outgoing, this.#operations.get(request), request);
+    const payload = outgoing.raw ?? serialise(outgoing.body);
+    const headers = { ...outgoing.headers, "Content-Length": String(Buffer.byteLength(payload)) };
+    response.writeHead(outgoing.status, headers);
     response.end(request.method === "HEAD" ? undefined : payload);
   }
 
@@ -114,6 +140,7 @@ export class ReferenceApp {
       return { reply: errorReply(405, [{ reason: `Method ${method} is not allowed here` }]), headers: {} };
     }
     const { operation, pathParams } = routed;
+    this.#operations.set(request, operation);
     const { state, limiter, clock } = this.services;
     const token = this.findToken(header(request, "authorization"));
     const address = request.socket.remoteAddress ?? "unknown";
@@ -128,17 +155,23 @@ export class ReferenceApp {
     if (!rate.allowed) return { reply: tooManyRequests(rate.retryAfter), headers };
 
     if (!isPublic) {
-      if (!token || (token.expiresAt !== null && token.expiresAt <= clock.now())) {
+      if (!token || this.services.behaviour.tokenExpired(token, clock.now())) {
         return { reply: invalidToken(), headers };
       }
       headers["X-OAuth-Scopes"] = token.scopes;
       headers["X-Customer-UUID"] = state.user.uuid;
-      if (!anyScopeAllows(token.scopes, operation.security.scopes)) return { reply: forbidden(), headers };
+      if (!this.services.behaviour.scopeAllows(token.scopes, operation.security.scopes)) {
+        return { reply: forbidden(), headers };
+      }
     }
 
     let list: ListQuery | undefined;
     if (operation.paginated) {
-      const parsed = parseListQuery(operation, url.searchParams, header(request, "x-filter"));
+      const parsed = this.services.behaviour.parseListQuery(
+        operation,
+        url.searchParams,
+        header(request, "x-filter"),
+      );
       if (!parsed.ok) return { reply: badRequest(parsed.errors), headers };
       list = parsed.list;
     }
@@ -161,6 +194,7 @@ export class ReferenceApp {
       events: this.services.events,
       health: this.services.health,
       urls: this.services.urls,
+      behaviour: this.services.behaviour,
     };
     const handler = this.services.handlers[operation.operationId];
     if (!handler) {

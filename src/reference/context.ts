@@ -5,6 +5,7 @@
  * @module
  */
 import type { OperationInfo } from "../spec/types.ts";
+import type { ReferenceBehaviour } from "./behaviour.ts";
 import type { Clock } from "./clock.ts";
 import type { ReferenceEvents } from "./events.ts";
 import type { NodeHealth } from "./health.ts";
@@ -44,6 +45,8 @@ export interface HandlerContext {
   readonly events: ReferenceEvents;
   readonly health: NodeHealth;
   readonly urls: ServerUrls;
+  /** The server's replaceable decisions (faults swap them). */
+  readonly behaviour: ReferenceBehaviour;
 }
 
 export type Handler = (context: HandlerContext) => Reply | Promise<Reply>;

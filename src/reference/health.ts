@@ -12,6 +12,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
+import type { ReferenceBehaviour } from "./behaviour.ts";
 import type { ConfigRecord, NodeRecord, ReferenceState } from "./state.ts";
 
 const minIntervalMs = 20;
@@ -75,10 +76,12 @@ export class NodeHealth {
 
   private readonly state: ReferenceState;
   private readonly timeScale: number;
+  private readonly behaviour: Pick<ReferenceBehaviour, "probeOutcome">;
 
-  constructor(state: ReferenceState, timeScale: number) {
+  constructor(state: ReferenceState, timeScale: number, behaviour: Pick<ReferenceBehaviour, "probeOutcome">) {
     this.state = state;
     this.timeScale = timeScale;
+    this.behaviour = behaviour;
   }
 
   /** (Re)starts the probe loop of a profile after it is created or changed; probes at once. */
@@ -148,6 +151,7 @@ export class NodeHealth {
           ? await probeTcp(host, address.port, timeout)
           : await probeHttp(host, address.port, config, timeout));
     }
+    up = this.behaviour.probeOutcome(up);
     // The node may have been deleted while the probe ran.
     if (!this.state.nodes.has(node.id) || this.#closed) return;
     if (up) {

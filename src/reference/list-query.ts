@@ -77,9 +77,13 @@ const exact = (value: bigint): number | bigint =>
   value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
 
 /** Filters, orders and slices a whole collection into the list envelope. */
-export function paginate<T extends object>(items: readonly T[], list: ListQuery | undefined): ListPage<T> {
+export function paginate<T extends object>(
+  items: readonly T[],
+  list: ListQuery | undefined,
+  filterWith: typeof applyFilter = applyFilter,
+): ListPage<T> {
   const query = list ?? { page: 1n, pageSize: pageSizeBounds.default, filter: undefined };
-  const selected = query.filter ? applyFilter(items, query.filter) : [...items];
+  const selected = query.filter ? filterWith(items, query.filter) : [...items];
   const results = selected.length;
   const pages = Math.max(1, Math.ceil(results / query.pageSize));
   const page = query.page > twoTo64 / BigInt(query.pageSize) ? BigInt(pages) : query.page;

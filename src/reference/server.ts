@@ -12,11 +12,14 @@ import { ConfigError } from "../core/errors.ts";
 import { bundledSpecPath } from "../spec/bundled.ts";
 import { loadSpec } from "../spec/load.ts";
 import type { ApiSpec } from "../spec/types.ts";
-import { ReferenceApp } from "./app.ts";
+import { ReferenceApp, type ReplyRewrite } from "./app.ts";
+import { defaultBehaviour } from "./behaviour.ts";
 import { computeTypes, regions } from "./catalogue.ts";
 import { type Clock, systemClock } from "./clock.ts";
+import type { HandlerMap } from "./context.ts";
 import { ReferenceEvents } from "./events.ts";
-import { handlers } from "./handlers/index.ts";
+import { type Fault, resolveFaults } from "./faults/index.ts";
+import { handlers as cleanHandlers } from "./handlers/index.ts";
 import { NodeHealth } from "./health.ts";
 import { describedRateLimits, type RateLimitConfig, RateLimiter } from "./rate-limit.ts";
 import { ReferenceState, type User } from "./state.ts";
@@ -42,6 +45,8 @@ export interface ReferenceServerOptions {
   readonly maxBodyBytes?: number;
   /** The seeded user of the login server. */
   readonly user?: { readonly username: string; readonly password: string };
+  /** Named faults to enable (see faults/): each breaks one behaviour on purpose. */
+  readonly faults?: readonly (string | Fault)[];
   /** Called with any unexpected exception (a defect: the client got a 500); default prints to stderr. */
   readonly onDefect?: (error: unknown, request: IncomingMessage) => void;
 }
@@ -57,6 +62,8 @@ export interface ReferenceServer {
   /** The PEM certificate to trust (undefined over plain HTTP). */
   readonly certificatePem: string | undefined;
   readonly state: ReferenceState;
+  /** Ids of the faults enabled (empty on a clean server). */
+  readonly faults: readonly string[];
   close(): Promise<void>;
 }
 
@@ -87,7 +94,25 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     expiresAt: null,
     kind: "personal",
   });
-  const health = new NodeHealth(state, timeScale);
+  const behaviour = defaultBehaviour();
+  const handlers: Record<string, HandlerMap[string]> = { ...cleanHandlers };
+  const replyRewrites: ReplyRewrite[] = [];
+  const faults = (options.faults ?? []).map((fault) =>
+    typeof fault === "string" ? resolveFaults([fault])[0]! : fault,
+  );
+  for (const fault of faults) {
+    fault.apply({
+      state,
+      behaviour,
+      wrapHandler: (operationId, wrap) => {
+        const original = handlers[operationId];
+        if (!original) throw new ConfigError(`fault ${fault.id} wraps ${operationId}, which has no handler`);
+        handlers[operationId] = wrap(original);
+      },
+      rewriteReplies: (rewrite) => replyRewrites.push(rewrite),
+    });
+  }
+  const health = new NodeHealth(state, timeScale, behaviour);
   const certificate = options.http ? undefined : await createServerCertificate(host);
   const urls = { baseUrl: "", authUrl: "" };
   const app = new ReferenceApp({
@@ -102,6 +127,8 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     urls,
     basePath: "/v4",
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+    behaviour,
+    replyRewrites,
     onDefect:
       options.onDefect ??
       ((error, request) =>
@@ -128,6 +155,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     user,
     certificatePem: certificate?.certificatePem,
     state,
+    faults: faults.map((fault) => fault.id),
     close: async () => {
       health.close();
       for (const instance of state.instances.values()) clearTimeout(instance.timer);

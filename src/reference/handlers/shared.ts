@@ -6,7 +6,6 @@
 import type { HandlerContext } from "../context.ts";
 import { isoSeconds } from "../events.ts";
 import { ok, type Reply } from "../http/reply.ts";
-import { paginate } from "../list-query.ts";
 
 /** An integer path parameter (the spec's matcher already typed it). */
 export function intParam(context: HandlerContext, name: string): number {
@@ -24,7 +23,7 @@ export function timestamp(context: HandlerContext): string {
 
 /** The list envelope of a whole collection, filtered, ordered and sliced per the request. */
 export function listReply(context: HandlerContext, items: readonly object[]): Reply {
-  return ok(paginate(items, context.list));
+  return ok(context.behaviour.paginate(items, context.list, context.behaviour));
 }
 
 /** The validated JSON body as an object (the spec validated its shape; absent bodies become `{}`). */

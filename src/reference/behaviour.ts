@@ -1,0 +1,39 @@
+/**
+ * The reference server's replaceable behaviour: the few decisions a named fault (faults/) may swap to break
+ * exactly one thing. The clean server uses these defaults; the hot path pays one property lookup per decision.
+ * @module
+ */
+import { anyScopeAllows } from "./auth/scopes.ts";
+import { applyFilter, type ParsedFilter } from "./filter.ts";
+import { type ListPage, type ListQuery, paginate, parseListQuery } from "./list-query.ts";
+import type { TokenRecord } from "./state.ts";
+
+export interface ReferenceBehaviour {
+  /** May a token with `granted` scopes use an operation needing any of `required`? */
+  scopeAllows: (granted: string, required: readonly string[]) => boolean;
+  /** Has this token expired at `now` (epoch ms)? */
+  tokenExpired: (token: TokenRecord, now: number) => boolean;
+  /** Reads page, page_size and X-Filter of a list request. */
+  parseListQuery: typeof parseListQuery;
+  /** Filters and orders a whole collection. */
+  applyFilter: <T extends object>(items: readonly T[], filter: ParsedFilter) => T[];
+  /** Slices a collection into the list envelope (calls `applyFilter`). */
+  paginate: <T extends object>(
+    items: readonly T[],
+    list: ListQuery | undefined,
+    behaviour: ReferenceBehaviour,
+  ) => ListPage<T>;
+  /** The outcome of one health probe of a node (true: up), given what the real probe found. */
+  probeOutcome: (probed: boolean) => boolean;
+}
+
+export function defaultBehaviour(): ReferenceBehaviour {
+  return {
+    scopeAllows: anyScopeAllows,
+    tokenExpired: (token, now) => token.expiresAt !== null && token.expiresAt <= now,
+    parseListQuery,
+    applyFilter,
+    paginate: (items, list, behaviour) => paginate(items, list, behaviour.applyFilter),
+    probeOutcome: (probed) => probed,
+  };
+}
