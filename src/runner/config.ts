@@ -44,6 +44,8 @@ export interface RunConfig {
   readonly labelPrefix: string;
   /** Free-form settings for suites (e.g. `login.username`), from the config file. */
   readonly suiteOptions: Readonly<Record<string, unknown>>;
+  /** Named faults to enable in the embedded reference server (the fault matrix; ignored for other targets). */
+  readonly faults: readonly string[];
 }
 
 export const runConfigDefaults = Object.freeze({
@@ -72,6 +74,7 @@ export const runConfigDefaults = Object.freeze({
   maxRetryWaitMs: 120_000,
   labelPrefix: "conform",
   suiteOptions: {},
+  faults: [],
 } satisfies RunConfig);
 
 /** Parses `auto`, `N/s` or `N/m` (`--rate-limit`); undefined when the text is not one of them. */

@@ -1,14 +1,17 @@
 /**
- * The registry of named faults, one file each (file name = id). `conform serve --fault NAME[,NAME]` and the
- * runner enable them; a clean server applies none and pays nothing for them.
+ * The registry of named faults, one file each (file name = id), gathered by area. `conform serve --fault
+ * NAME[,NAME]` and the runner enable them; a clean server applies none and pays nothing for them.
  * @module
  */
 import { ConfigError } from "../../core/errors.ts";
+import { listFaults } from "./list-faults.ts";
+import { protocolFaults } from "./protocol-faults.ts";
 import type { Fault } from "./types.ts";
+import { workflowFaults } from "./workflow-faults.ts";
 
 export type { Fault, FaultTarget } from "./types.ts";
 
-const all: readonly Fault[] = [];
+const all: readonly Fault[] = [...workflowFaults, ...listFaults, ...protocolFaults];
 
 export const faultRegistry: ReadonlyMap<string, Fault> = new Map(all.map((fault) => [fault.id, fault]));
 

@@ -1,0 +1,51 @@
+/**
+ * Runs suites through the real runner against the embedded reference server, clean or with named faults, and
+ * collects the event stream: how suite tests prove "green against the reference, red against a wrong variant".
+ */
+import type { CaseFinished, RunEvent, RunFinished } from "../../src/core/events.ts";
+import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
+import { runConformance } from "../../src/runner/run.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+
+export interface SuiteRun {
+  readonly finished: RunFinished;
+  readonly events: readonly RunEvent[];
+  /** Cases that did not pass, with their status. */
+  readonly problems: readonly CaseFinished[];
+  /** Ids of failed checks and assertions (`assert:<name>`), over all cases. */
+  readonly failedChecks: ReadonlySet<string>;
+}
+
+export async function runSuites(overrides: Partial<RunConfig>): Promise<SuiteRun> {
+  const events: RunEvent[] = [];
+  const config: RunConfig = { ...runConfigDefaults, specPath: bundledSpecPath, seed: 1, ...overrides };
+  const finished = await runConformance(config, {
+    runId: "20261123T000000Z-suite",
+    listeners: [(event) => void events.push(event)],
+    signal: new AbortController().signal,
+    toolVersion: "test",
+  });
+  const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
+  const problems = cases.filter((event) => event.status !== "passed" && event.status !== "skipped");
+  const failedChecks = new Set(
+    cases.flatMap((event) =>
+      event.results.filter((result) => result.outcome.status === "failed").map((result) => result.checkId),
+    ),
+  );
+  return { finished, events, problems, failedChecks };
+}
+
+/** A readable summary of what failed, for assertion messages. */
+export function describeProblems(run: SuiteRun): string {
+  return run.problems
+    .map((event) => {
+      const failures = event.results
+        .filter((result) => result.outcome.status === "failed")
+        .map((result) => `  ${result.checkId}: ${"message" in result.outcome ? result.outcome.message : ""}`);
+      return [
+        `${event.suiteId}/${event.caseId} ${event.status}${event.error ? `: ${event.error.message}` : ""}`,
+        ...failures,
+      ].join("\n");
+    })
+    .join("\n");
+}
