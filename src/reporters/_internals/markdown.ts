@@ -1,0 +1,27 @@
+/**
+ * Markdown that text from a target cannot subvert in a CI job summary or a PR comment (GitHub-flavoured): hostile
+ * text goes into code spans (no markup, links, images, HTML or @mentions are interpreted inside one), on one line,
+ * with table pipes escaped; plain text has Markdown punctuation backslash-escaped and `<` as an entity.
+ * @internal
+ */
+import { excerpt, oneLine } from "./text.ts";
+
+/** An inline code span for any text: fenced with one backtick more than the longest run inside (CommonMark 6.1). */
+export function codeSpan(text: string, max = 300): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+  const line = excerpt(oneLine(text.replace(/[\u0000-\u001f\u007f]/g, " ")), max).replace(/\|/g, "\\|");
+  if (line === "") return "` `";
+  const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+/** Plain text with Markdown (and HTML) meaning taken away, on one line. */
+export function escapeMarkdown(text: string): string {
+  return oneLine(text)
+    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, (char) => `\\${char}`)
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/@/g, "@\u200b");
+}

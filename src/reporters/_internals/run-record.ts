@@ -1,0 +1,228 @@
+/**
+ * What the file reporters remember of a run, gathered from its events and nothing else: the run's start and end,
+ * each suite with its finished cases (which carry only failing exchanges: passing ones are counted, never kept),
+ * cases still open when the run stopped, warnings, and a bounded latency histogram. Memory stays proportional to
+ * the number of cases and failures, not of exchanges.
+ * @internal
+ */
+import type {
+  CaseFinished,
+  CaseStarted,
+  CaseStatus,
+  Counts,
+  OperationCoverage,
+  RunFinished,
+  RunStarted,
+  SuiteFinished,
+  SuiteTag,
+} from "../../core/events.ts";
+import type { ReporterHooks } from "../types.ts";
+import { LatencyHistogram } from "./latency-histogram.ts";
+
+/** A suite's state in a report: a case status, or `not-run` (planned, never started), `incomplete` (cut short). */
+export type SuiteStatus = CaseStatus | "not-run" | "incomplete";
+
+export interface SuiteRecord {
+  readonly id: string;
+  title: string;
+  tags: readonly SuiteTag[];
+  /** Cases the plan announced (undefined for a suite that was not in the plan). */
+  readonly plannedCases: number | undefined;
+  started: boolean;
+  finished: SuiteFinished | undefined;
+  readonly cases: CaseFinished[];
+}
+
+export type RunStatus = RunFinished["status"];
+
+const zeroCounts: Counts = Object.freeze({ passed: 0, failed: 0, skipped: 0, errored: 0 });
+
+export function countCases(cases: readonly { readonly status: CaseStatus }[]): Counts {
+  const counts = { ...zeroCounts };
+  for (const { status } of cases) counts[status] += 1;
+  return counts;
+}
+
+export function totalOf(counts: Counts): number {
+  return counts.passed + counts.failed + counts.skipped + counts.errored;
+}
+
+export class RunRecord {
+  started: RunStarted | undefined;
+  finished: RunFinished | undefined;
+  readonly suites = new Map<string, SuiteRecord>();
+  readonly warnings: string[] = [];
+  readonly latency = new LatencyHistogram();
+  /** Observed from `exchange` events, for runs that stop before `run-finished` says. */
+  exchangesSeen = 0;
+  retriesSeen = 0;
+  rateLimitedSeen = 0;
+  readonly #openCases = new Map<string, CaseStarted>();
+  readonly #statusesSeen = new Map<string, Set<number>>();
+
+  /** The hooks that feed this record; a reporter calls them from its own hooks. */
+  readonly hooks: Required<Omit<ReporterHooks, "check">> = {
+    "run-started": (event) => {
+      this.started = event;
+      for (const planned of event.suites) {
+        this.suites.set(planned.id, {
+          id: planned.id,
+          title: planned.title,
+          tags: planned.tags,
+          plannedCases: planned.cases,
+          started: false,
+          finished: undefined,
+          cases: [],
+        });
+      }
+    },
+    "suite-started": (event) => {
+      const suite = this.#suite(event.suiteId);
+      suite.title = event.title;
+      suite.tags = event.tags;
+      suite.started = true;
+    },
+    "case-started": (event) => {
+      this.#openCases.set(caseKey(event.suiteId, event.caseId), event);
+    },
+    exchange: (event) => {
+      const { exchange } = event;
+      this.exchangesSeen += 1;
+      this.retriesSeen += exchange.retries;
+      if (exchange.response?.status === 429) this.rateLimitedSeen += 1;
+      this.latency.record(exchange.timings.totalMs);
+      if (exchange.operationId !== undefined && exchange.response !== undefined) {
+        let statuses = this.#statusesSeen.get(exchange.operationId);
+        if (!statuses) {
+          statuses = new Set();
+          this.#statusesSeen.set(exchange.operationId, statuses);
+        }
+        statuses.add(exchange.response.status);
+      }
+    },
+    "case-finished": (event) => {
+      this.#openCases.delete(caseKey(event.suiteId, event.caseId));
+      const suite = this.#suite(event.suiteId);
+      suite.started = true;
+      suite.cases.push(event);
+    },
+    "suite-finished": (event) => {
+      const suite = this.#suite(event.suiteId);
+      suite.started = true;
+      suite.finished = event;
+    },
+    "run-finished": (event) => {
+      this.finished = event;
+    },
+    warning: (event) => {
+      this.warnings.push(event.message);
+    },
+  };
+
+  #suite(id: string): SuiteRecord {
+    let suite = this.suites.get(id);
+    if (!suite) {
+      suite = {
+        id,
+        title: id,
+        tags: [],
+        plannedCases: undefined,
+        started: false,
+        finished: undefined,
+        cases: [],
+      };
+      this.suites.set(id, suite);
+    }
+    return suite;
+  }
+
+  /** Cases that started and never finished (the run was interrupted in them). */
+  get openCases(): readonly CaseStarted[] {
+    return [...this.#openCases.values()];
+  }
+
+  get complete(): boolean {
+    return this.finished !== undefined;
+  }
+
+  /** The run's status; a run that never said it finished was interrupted. */
+  get status(): RunStatus {
+    return this.finished?.status ?? "interrupted";
+  }
+
+  suiteStatus(suite: SuiteRecord): SuiteStatus {
+    if (suite.finished) return suite.finished.status;
+    return suite.started ? "incomplete" : "not-run";
+  }
+
+  suiteCounts(suite: SuiteRecord): Counts {
+    return suite.finished?.counts ?? countCases(suite.cases);
+  }
+
+  suiteDurationMs(suite: SuiteRecord): number {
+    return suite.finished?.durationMs ?? suite.cases.reduce((sum, one) => sum + one.durationMs, 0);
+  }
+
+  get counts(): Counts {
+    if (this.finished) return this.finished.counts;
+    return countCases([...this.suites.values()].flatMap((suite) => suite.cases));
+  }
+
+  get durationMs(): number | undefined {
+    return this.finished?.durationMs;
+  }
+
+  get exchanges(): number {
+    return this.finished?.exchanges ?? this.exchangesSeen;
+  }
+
+  get retries(): number {
+    return this.finished?.retries ?? this.retriesSeen;
+  }
+
+  get rateLimited(): number {
+    return this.finished?.rateLimited ?? this.rateLimitedSeen;
+  }
+
+  /** Finished cases that failed or errored, in order. */
+  failures(): CaseFinished[] {
+    return [...this.suites.values()].flatMap((suite) =>
+      suite.cases.filter((one) => one.status === "failed" || one.status === "errored"),
+    );
+  }
+
+  allCases(): CaseFinished[] {
+    return [...this.suites.values()].flatMap((suite) => suite.cases);
+  }
+
+  /**
+   * Operation coverage: the engine's (every operation of the spec) once the run finished; before that, the
+   * operations seen in exchanges so far.
+   */
+  coverage(): { readonly total: number; readonly operations: readonly OperationCoverage[] } {
+    if (this.finished) return { total: this.finished.coverage.length, operations: this.finished.coverage };
+    const operations = [...this.#statusesSeen].map(([operationId, statuses]) => ({
+      operationId,
+      method: "",
+      path: "",
+      statuses: [...statuses].sort((a, b) => a - b),
+    }));
+    return { total: this.started?.spec.operations ?? operations.length, operations };
+  }
+
+  /** Distinct statuses seen over all operations. */
+  statusesSeen(): number[] {
+    const all = new Set<number>();
+    for (const operation of this.coverage().operations)
+      for (const status of operation.statuses) all.add(status);
+    return [...all].sort((a, b) => a - b);
+  }
+
+  exercisedOperations(): number {
+    return this.coverage().operations.filter((operation) => operation.statuses.length > 0).length;
+  }
+}
+
+function caseKey(suiteId: string, caseId: string): string {
+  return `${suiteId}\u0000${caseId}`;
+}

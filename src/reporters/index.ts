@@ -1,0 +1,118 @@
+/**
+ * The built-in reporters by name (vitest `reporters/index.ts` `ReportersMap`), and `createReporters`, which makes
+ * the named ones and joins them into one {@link ReporterGroup}: the engine hands every event to `group.emit` and
+ * calls `group.close()` once at the end. Closing writes every report into the run's directory, then mirrors that
+ * directory once to `<reportDir>/latest/` (once for the whole run, not per file, so `latest` never mixes two runs).
+ * @module
+ */
+import { ConfigError } from "../core/errors.ts";
+import type { RunEvent } from "../core/events.ts";
+import { createConsoleReporter } from "./console.ts";
+import { createHtmlReporter } from "./html.ts";
+import { createJsonReporter } from "./json.ts";
+import { createJunitReporter } from "./junit.ts";
+import { createMarkdownReporter } from "./markdown.ts";
+import { writeLatest } from "./output.ts";
+import type { BuiltinReporterOptions, Reporter, ReporterName, ReporterOptions } from "./types.ts";
+
+export { latestDirOf, writeLatest } from "./output.ts";
+export type * from "./types.ts";
+
+export type ReporterFactory<Name extends ReporterName> = (
+  options: ReporterOptions,
+  own?: BuiltinReporterOptions[Name],
+) => Reporter;
+
+export const reportersMap: { readonly [Name in ReporterName]: ReporterFactory<Name> } = Object.freeze({
+  console: createConsoleReporter,
+  json: createJsonReporter,
+  junit: createJunitReporter,
+  html: createHtmlReporter,
+  markdown: createMarkdownReporter,
+});
+
+export const reporterNames = Object.keys(reportersMap) as ReporterName[];
+
+export function isReporterName(name: string): name is ReporterName {
+  return Object.hasOwn(reportersMap, name);
+}
+
+/** Options for {@link createReporters}: the common ones, plus each reporter's own by name. */
+export interface CreateReportersOptions extends ReporterOptions {
+  readonly reporterOptions?: { readonly [Name in ReporterName]?: BuiltinReporterOptions[Name] };
+  /** Mirror the run's directory to `<reportDir>/latest/` on close (default true). */
+  readonly mirrorLatest?: boolean;
+}
+
+/** Several reporters as one: each event goes to each reporter's hook in order. */
+export interface ReporterGroup {
+  readonly reporters: readonly Reporter[];
+  /** Report files the group writes (relative to `outputDir`). */
+  readonly files: readonly string[];
+  /** Delivers one event; usable as the engine's listener (`(event) => group.emit(event)`). */
+  emit(event: RunEvent): void | Promise<void>;
+  /**
+   * Closes every reporter (each is closed even if another fails), then mirrors the run's directory to `latest`.
+   * Rejects with the first reporter's failure (an AggregateError when several failed). Returns the mirror's path.
+   */
+  close(): Promise<string | undefined>;
+}
+
+/** Calls the reporter's hook for this event, if it has one. */
+export function deliver(reporter: Reporter, event: RunEvent): void | Promise<void> {
+  const hook = reporter[event.type] as ((event: RunEvent) => void | Promise<void>) | undefined;
+  return hook?.call(reporter, event);
+}
+
+export function createReporterGroup(
+  reporters: readonly Reporter[],
+  options: Pick<CreateReportersOptions, "outputDir" | "mirrorLatest">,
+): ReporterGroup {
+  let closed: Promise<string | undefined> | undefined;
+  return {
+    reporters,
+    files: reporters.flatMap((reporter) => reporter.files),
+    emit(event) {
+      const pending: Promise<void>[] = [];
+      for (const reporter of reporters) {
+        const result = deliver(reporter, event);
+        if (result) pending.push(result);
+      }
+      // Synchronous hooks (the common case, 20k+ exchange events a second) cost no promise.
+      if (pending.length > 0) return Promise.all(pending).then(() => undefined);
+    },
+    close() {
+      closed ??= (async () => {
+        const results = await Promise.allSettled(reporters.map((reporter) => reporter.close?.()));
+        const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+        const mirror =
+          options.mirrorLatest !== false && reporters.some((reporter) => reporter.files.length > 0)
+            ? await writeLatest(options.outputDir)
+            : undefined;
+        if (failures.length === 1) throw failures[0];
+        if (failures.length > 1)
+          throw new AggregateError(failures, `${failures.length} reporters failed to close`);
+        return mirror;
+      })();
+      return closed;
+    },
+  };
+}
+
+/**
+ * Makes the named reporters (duplicates once) and groups them. Unknown names are a ConfigError that lists the
+ * known ones.
+ */
+export function createReporters(names: readonly string[], options: CreateReportersOptions): ReporterGroup {
+  const unknown = names.filter((name) => !isReporterName(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `unknown reporter ${unknown.join(", ")}; known reporters: ${reporterNames.join(", ")}`,
+    );
+  }
+  const reporters = [...new Set(names as ReporterName[])].map((name) => {
+    const factory = reportersMap[name] as ReporterFactory<typeof name>;
+    return factory(options, options.reporterOptions?.[name] as never);
+  });
+  return createReporterGroup(reporters, options);
+}

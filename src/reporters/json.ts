@@ -1,0 +1,319 @@
+/**
+ * The canonical, versioned record of a run (`report.json`), described by `report.schema.json`. Everything in it
+ * came in an event: run metadata, suites and cases (failed and skipped results in full, passes counted), the
+ * failing exchanges in full (redacted by the engine), coverage, retries and 429s, cleanup, and a bounded latency
+ * histogram. Passing exchanges are only counted. The file is written in chunks, one case a line.
+ * @module
+ */
+import type { CaseFinished, RunStarted } from "../core/events.ts";
+import type { Exchange } from "../core/exchange.ts";
+import type { CheckOutcome, CheckResult } from "../core/result.ts";
+import type { LatencySummary } from "./_internals/latency-histogram.ts";
+import {
+  RunRecord,
+  type RunStatus,
+  type SuiteRecord,
+  type SuiteStatus,
+  totalOf,
+} from "./_internals/run-record.ts";
+import { writeReportFile } from "./output.ts";
+import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
+
+/** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
+export const reportSchemaVersion = "1.0.0";
+export const jsonReportFile = "report.json";
+
+export interface JsonCounts {
+  readonly passed: number;
+  readonly failed: number;
+  readonly skipped: number;
+  readonly errored: number;
+  readonly total: number;
+}
+
+export interface JsonExchange {
+  readonly id: number;
+  readonly request: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly body: string | null;
+  };
+  readonly response: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly json?: unknown;
+    readonly text: string;
+    readonly truncated: boolean;
+    readonly bytes: number;
+  } | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly timings: { readonly startedAt: number; readonly headersMs: number; readonly totalMs: number };
+  readonly operationId: string | null;
+  readonly retries: number;
+}
+
+export interface JsonCheckResult {
+  readonly checkId: string;
+  readonly exchangeId: number | null;
+  readonly outcome: CheckOutcome;
+}
+
+export interface JsonCase {
+  readonly id: string;
+  readonly title: string;
+  readonly tags: readonly string[];
+  readonly status: CaseFinished["status"];
+  readonly durationMs: number;
+  readonly passedChecks: number;
+  readonly exchangeCount: number;
+  readonly results: readonly JsonCheckResult[];
+  readonly exchanges: readonly JsonExchange[];
+  readonly skipReason?: string;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly reproduction?: {
+    readonly seed: number;
+    readonly path?: string;
+    readonly counterexample?: unknown;
+    readonly replay?: string;
+  };
+}
+
+export interface JsonSuite {
+  readonly id: string;
+  readonly title: string;
+  readonly tags: readonly string[];
+  readonly status: SuiteStatus;
+  readonly plannedCases: number | null;
+  readonly durationMs: number;
+  readonly counts: JsonCounts;
+  readonly cases: readonly JsonCase[];
+}
+
+/** The whole report, as `report.schema.json` describes it. */
+export interface JsonReport {
+  readonly schemaVersion: string;
+  readonly runId: string;
+  readonly status: RunStatus;
+  /** False when the run stopped before the engine said it finished (crash, kill): what is here is all there is. */
+  readonly complete: boolean;
+  readonly exitCode: number | null;
+  readonly startedAt: string;
+  readonly finishedAt: string | null;
+  readonly durationMs: number | null;
+  readonly tool: { readonly name: "conform"; readonly version: string };
+  readonly node: { readonly version: string };
+  readonly target: { readonly baseUrl: string; readonly authUrl: string | null; readonly embedded: boolean };
+  readonly spec: RunStarted["spec"];
+  readonly seed: number;
+  readonly counts: JsonCounts;
+  readonly checks: { readonly passed: number; readonly failed: number; readonly skipped: number };
+  readonly exchanges: {
+    readonly total: number;
+    readonly retries: number;
+    readonly rateLimited: number;
+    readonly latency: LatencySummary;
+  };
+  readonly coverage: {
+    readonly operations: { readonly exercised: number; readonly total: number };
+    readonly statuses: readonly number[];
+    readonly byOperation: readonly {
+      readonly operationId: string;
+      readonly method: string;
+      readonly path: string;
+      readonly statuses: readonly number[];
+    }[];
+  };
+  readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] } | null;
+  readonly warnings: readonly string[];
+  readonly unfinishedCases: readonly {
+    readonly suiteId: string;
+    readonly caseId: string;
+    readonly title: string;
+  }[];
+  readonly suites: readonly JsonSuite[];
+}
+
+function withTotal(counts: Omit<JsonCounts, "total">): JsonCounts {
+  return {
+    passed: counts.passed,
+    failed: counts.failed,
+    skipped: counts.skipped,
+    errored: counts.errored,
+    total: totalOf(counts),
+  };
+}
+
+export function toJsonExchange(exchange: Exchange): JsonExchange {
+  const { request, response } = exchange;
+  return {
+    id: exchange.id,
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body ?? null,
+    },
+    response: response
+      ? {
+          status: response.status,
+          headers: response.headers,
+          ...(response.json === undefined ? {} : { json: response.json }),
+          text: response.text,
+          truncated: response.truncated,
+          bytes: response.bytes,
+        }
+      : null,
+    error: exchange.error ? { code: exchange.error.code, message: exchange.error.message } : null,
+    timings: {
+      startedAt: exchange.timings.startedAt,
+      headersMs: exchange.timings.headersMs,
+      totalMs: exchange.timings.totalMs,
+    },
+    operationId: exchange.operationId ?? null,
+    retries: exchange.retries,
+  };
+}
+
+function toJsonResult(result: CheckResult): JsonCheckResult {
+  return { checkId: result.checkId, exchangeId: result.exchangeId ?? null, outcome: result.outcome };
+}
+
+export function toJsonCase(event: CaseFinished): JsonCase {
+  return {
+    id: event.caseId,
+    title: event.title,
+    tags: event.tags,
+    status: event.status,
+    durationMs: event.durationMs,
+    passedChecks: event.passedChecks,
+    exchangeCount: event.exchangeCount,
+    results: event.results.map(toJsonResult),
+    exchanges: event.exchanges.map(toJsonExchange),
+    ...(event.skipReason === undefined ? {} : { skipReason: event.skipReason }),
+    ...(event.error === undefined ? {} : { error: { code: event.error.code, message: event.error.message } }),
+    ...(event.reproduction === undefined
+      ? {}
+      : {
+          reproduction: {
+            seed: event.reproduction.seed,
+            ...(event.reproduction.path === undefined ? {} : { path: event.reproduction.path }),
+            ...(event.reproduction.counterexample === undefined
+              ? {}
+              : { counterexample: event.reproduction.counterexample }),
+            ...(event.reproduction.replay === undefined ? {} : { replay: event.reproduction.replay }),
+          },
+        }),
+  };
+}
+
+/** Everything but the suites (which are streamed after it). */
+export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonReport, "suites"> {
+  const finished = record.finished;
+  const cases = record.allCases();
+  let failedChecks = 0;
+  let skippedChecks = 0;
+  for (const one of cases) {
+    for (const result of one.results) {
+      if (result.outcome.status === "failed") failedChecks += 1;
+      else if (result.outcome.status === "skipped") skippedChecks += 1;
+    }
+  }
+  const coverage = record.coverage();
+  return {
+    schemaVersion: reportSchemaVersion,
+    runId: started.runId,
+    status: record.status,
+    complete: record.complete,
+    exitCode: finished?.exitCode ?? null,
+    startedAt: started.startedAt,
+    finishedAt: finished?.finishedAt ?? null,
+    durationMs: finished?.durationMs ?? null,
+    tool: { name: "conform", version: started.toolVersion },
+    node: { version: started.nodeVersion },
+    target: {
+      baseUrl: started.target.baseUrl,
+      authUrl: started.target.authUrl ?? null,
+      embedded: started.target.embedded,
+    },
+    spec: { source: started.spec.source, version: started.spec.version, operations: started.spec.operations },
+    seed: started.seed,
+    counts: withTotal(record.counts),
+    checks: {
+      passed: cases.reduce((sum, one) => sum + one.passedChecks, 0),
+      failed: failedChecks,
+      skipped: skippedChecks,
+    },
+    exchanges: {
+      total: record.exchanges,
+      retries: record.retries,
+      rateLimited: record.rateLimited,
+      latency: record.latency.summary(),
+    },
+    coverage: {
+      operations: { exercised: record.exercisedOperations(), total: coverage.total },
+      statuses: record.statusesSeen(),
+      byOperation: coverage.operations.map((operation) => ({
+        operationId: operation.operationId,
+        method: operation.method,
+        path: operation.path,
+        statuses: [...operation.statuses],
+      })),
+    },
+    cleanup: finished ? { deleted: finished.cleanup.deleted, failed: [...finished.cleanup.failed] } : null,
+    warnings: [...record.warnings],
+    unfinishedCases: record.openCases.map((open) => ({
+      suiteId: open.suiteId,
+      caseId: open.caseId,
+      title: open.title,
+    })),
+  };
+}
+
+function suiteHead(record: RunRecord, suite: SuiteRecord): Omit<JsonSuite, "cases"> {
+  return {
+    id: suite.id,
+    title: suite.title,
+    tags: suite.tags,
+    status: record.suiteStatus(suite),
+    plannedCases: suite.plannedCases ?? null,
+    durationMs: record.suiteDurationMs(suite),
+    counts: withTotal(record.suiteCounts(suite)),
+  };
+}
+
+/** `{"a":1}` + `,"key":[` → `{"a":1,"key":[`: opens an array as the object's last member. */
+function openArray(head: object, key: string): string {
+  return `${JSON.stringify(head).slice(0, -1)},${JSON.stringify(key)}:[`;
+}
+
+/** The report as chunks: the head, then each suite with one case a line. */
+export function* jsonReportChunks(record: RunRecord, started: RunStarted): Generator<string> {
+  yield openArray(reportHead(record, started), "suites");
+  let firstSuite = true;
+  for (const suite of record.suites.values()) {
+    yield `${firstSuite ? "" : ","}\n${openArray(suiteHead(record, suite), "cases")}`;
+    firstSuite = false;
+    let firstCase = true;
+    for (const one of suite.cases) {
+      yield `${firstCase ? "" : ","}\n${JSON.stringify(toJsonCase(one))}`;
+      firstCase = false;
+    }
+    yield "]}";
+  }
+  yield "\n]}\n";
+}
+
+export function createJsonReporter(options: ReporterOptions, _own: JsonReporterOptions = {}): Reporter {
+  const record = new RunRecord();
+  return {
+    name: "json",
+    files: [jsonReportFile],
+    ...record.hooks,
+    async close() {
+      // Nothing ran (the engine failed before `run-started`): no report rather than an empty one.
+      if (!record.started) return;
+      await writeReportFile(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started));
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * JUnit XML (`junit.xml`) for CI: one `<testsuite>` per suite that ran, one `<testcase>` per case (classname = the
+ * suite's id), `<failure>` with the first failed check as its message and the whole failure (expected/actual,
+ * response excerpt, curl line, seed) as its text, `<skipped>` with the reason, `<error>` for errored cases and for
+ * cases the run was interrupted in. Run metadata and each generated case's seed are suite properties. Times are
+ * seconds. The shape keeps to the Jenkins/Ant schema (`test/fixtures/junit/`), which the tests validate against.
+ * @module
+ */
+import type { CaseFinished } from "../core/events.ts";
+import { toSeconds } from "./_internals/durations.ts";
+import { failureLines, firstMessage } from "./_internals/failure-text.ts";
+import { RunRecord, type SuiteRecord } from "./_internals/run-record.ts";
+import { excerpt } from "./_internals/text.ts";
+import { escapeXml, escapeXmlAttribute } from "./_internals/xml.ts";
+import { writeReportFile } from "./output.ts";
+import type { JunitReporterOptions, Reporter, ReporterOptions } from "./types.ts";
+
+export const junitReportFile = "junit.xml";
+
+interface Tally {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  timeMs: number;
+}
+
+function attributes(values: Record<string, string | number | undefined>): string {
+  return Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => ` ${name}="${escapeXmlAttribute(String(value))}"`)
+    .join("");
+}
+
+/** Names unique within a suite: CI tools key test cases by classname and name. */
+function uniqueNames(
+  cases: readonly { readonly caseId: string; readonly title: string }[],
+): Map<string, string> {
+  const seen = new Map<string, number>();
+  for (const one of cases) seen.set(one.title, (seen.get(one.title) ?? 0) + 1);
+  return new Map(
+    cases.map((one) => [
+      one.caseId,
+      (seen.get(one.title) ?? 0) > 1 || !one.title ? `${one.title} [${one.caseId}]` : one.title,
+    ]),
+  );
+}
+
+function testcase(suiteId: string, name: string, event: CaseFinished, insecure: boolean): string {
+  const head = `    <testcase${attributes({ name, classname: suiteId, time: toSeconds(event.durationMs) })}`;
+  const message = excerpt(firstMessage(event), 1000);
+  const body = [
+    `case ${event.caseId}`,
+    ...failureLines(event, { insecure, maxBody: 2000, maxValue: 2000 }),
+  ].join("\n");
+  switch (event.status) {
+    case "passed":
+      return `${head}/>`;
+    case "skipped":
+      return `${head}>\n      <skipped${attributes({ message: event.skipReason ?? "no reason given" })}/>\n    </testcase>`;
+    case "failed": {
+      const type = event.results.find((result) => result.outcome.status === "failed")?.checkId ?? "failed";
+      return `${head}>\n      <failure${attributes({ message, type })}>${escapeXml(body)}</failure>\n    </testcase>`;
+    }
+    case "errored":
+      return `${head}>\n      <error${attributes({ message, type: event.error?.code ?? "ERROR" })}>${escapeXml(body)}</error>\n    </testcase>`;
+  }
+}
+
+export function junitXml(record: RunRecord): string {
+  const started = record.started;
+  if (!started) return "";
+  const insecure = started.target.embedded;
+  const open = new Map<string, { caseId: string; title: string }[]>();
+  for (const one of record.openCases) {
+    const list = open.get(one.suiteId) ?? [];
+    list.push({ caseId: one.caseId, title: one.title });
+    open.set(one.suiteId, list);
+  }
+  const total: Tally = { tests: 0, failures: 0, errors: 0, skipped: 0, timeMs: 0 };
+  const suites: string[] = [];
+  for (const suite of record.suites.values()) {
+    const unfinished = open.get(suite.id) ?? [];
+    if (!suite.started && suite.cases.length === 0 && unfinished.length === 0) continue;
+    suites.push(testsuite(record, suite, unfinished, insecure, total));
+  }
+  const runTime = record.durationMs ?? total.timeMs;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites${attributes({ name: `conform ${started.runId}`, tests: total.tests, failures: total.failures, errors: total.errors, time: toSeconds(runTime) })}>`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+function testsuite(
+  record: RunRecord,
+  suite: SuiteRecord,
+  unfinished: readonly { caseId: string; title: string }[],
+  insecure: boolean,
+  total: Tally,
+): string {
+  const started = record.started!;
+  const names = uniqueNames([...suite.cases, ...unfinished]);
+  const tally: Tally = {
+    tests: 0,
+    failures: 0,
+    errors: 0,
+    skipped: 0,
+    timeMs: record.suiteDurationMs(suite),
+  };
+  const cases: string[] = [];
+  for (const event of suite.cases) {
+    tally.tests += 1;
+    if (event.status === "failed") tally.failures += 1;
+    else if (event.status === "errored") tally.errors += 1;
+    else if (event.status === "skipped") tally.skipped += 1;
+    cases.push(testcase(suite.id, names.get(event.caseId) ?? event.title, event, insecure));
+  }
+  for (const one of unfinished) {
+    tally.tests += 1;
+    tally.errors += 1;
+    const message = `interrupted: the run stopped (${record.status}) before case ${one.caseId} finished`;
+    cases.push(
+      `    <testcase${attributes({ name: names.get(one.caseId) ?? one.title, classname: suite.id, time: "0.000" })}>\n      <error${attributes({ message, type: "INTERRUPTED" })}/>\n    </testcase>`,
+    );
+  }
+  total.tests += tally.tests;
+  total.failures += tally.failures;
+  total.errors += tally.errors;
+  total.skipped += tally.skipped;
+  total.timeMs += tally.timeMs;
+  const properties: [string, string | number][] = [
+    ["conform.runId", started.runId],
+    ["conform.seed", started.seed],
+    ["conform.target", started.target.baseUrl],
+    ["conform.spec", `${started.spec.source} ${started.spec.version}`],
+    ["conform.suite.title", suite.title],
+    ["conform.suite.status", record.suiteStatus(suite)],
+  ];
+  for (const event of suite.cases) {
+    if (!event.reproduction) continue;
+    properties.push([`conform.case.${event.caseId}.seed`, event.reproduction.seed]);
+    if (event.reproduction.path !== undefined)
+      properties.push([`conform.case.${event.caseId}.path`, event.reproduction.path]);
+  }
+  return [
+    `  <testsuite${attributes({ name: suite.id, tests: tally.tests, failures: tally.failures, errors: tally.errors, skipped: tally.skipped, time: toSeconds(tally.timeMs) })}>`,
+    "    <properties>",
+    ...properties.map(([name, value]) => `      <property${attributes({ name, value })}/>`),
+    "    </properties>",
+    ...cases,
+    "  </testsuite>",
+  ].join("\n");
+}
+
+export function createJunitReporter(options: ReporterOptions, _own: JunitReporterOptions = {}): Reporter {
+  const record = new RunRecord();
+  return {
+    name: "junit",
+    files: [junitReportFile],
+    ...record.hooks,
+    async close() {
+      if (!record.started) return;
+      await writeReportFile(options.outputDir, junitReportFile, junitXml(record));
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The reporter contract: a reporter listens to the engine's {@link RunEvent} stream through optional hooks, one per
+ * event type, keyed by the event's own `type`, and flushes whatever it writes in `close()`. Reporters compute nothing
+ * the engine did not emit (STYLE.md habit 7; vitest `types/reporter.ts`).
+ * @module
+ */
+import type { Writable } from "node:stream";
+import type { RunEvent, RunEventType } from "../core/events.ts";
+
+export type { RunEvent, RunEventType } from "../core/events.ts";
+
+/** The event of one type: `EventOf<"case-finished">` is `CaseFinished`. */
+export type EventOf<K extends RunEventType> = Extract<RunEvent, { readonly type: K }>;
+
+/** One optional hook per event type; a hook may return a promise, which the caller awaits before the next event. */
+export type ReporterHooks = {
+  readonly [K in RunEventType]?: (event: EventOf<K>) => void | Promise<void>;
+};
+
+/**
+ * A reporter: hooks for the events it cares about, and `close()` to write its output. `close()` is called once,
+ * after the last event, whether or not `run-finished` came (a crash or Ctrl-C): a file reporter then still writes
+ * what it has, marked incomplete.
+ * @public
+ */
+export interface Reporter extends ReporterHooks {
+  /** The reporter's name in {@link ReporterName} (for messages). */
+  readonly name: string;
+  /** File names this reporter writes into `outputDir` (empty for console output). */
+  readonly files: readonly string[];
+  close?(): Promise<void>;
+}
+
+/** Options every reporter receives from the engine. */
+export interface ReporterOptions {
+  /** The run's own report directory, `<reportDir>/<runId>/`; created on first write. */
+  readonly outputDir: string;
+  /** Where console output goes (usually `process.stdout`). */
+  readonly stream: Writable;
+  /** Whether `stream` is a terminal: colours and the progress bar only then. */
+  readonly isTTY: boolean;
+  /** Running under CI (the `CI` environment variable): no progress bar, whatever `isTTY` says. */
+  readonly ci: boolean;
+  /** Overrides colour (default: `isTTY`), e.g. false for `NO_COLOR`, true for `FORCE_COLOR`. */
+  readonly color?: boolean;
+}
+
+export interface ConsoleReporterOptions {
+  /** Failure blocks printed in full at the end; the rest are counted (default 50). */
+  readonly maxFailures?: number;
+  /** Minimum time between two progress bar redraws, in ms (default 100). */
+  readonly progressIntervalMs?: number;
+}
+
+/** None yet: the JSON report's shape is fixed by its schema. */
+export type JsonReporterOptions = Readonly<Record<never, never>>;
+
+/** None yet. */
+export type JunitReporterOptions = Readonly<Record<never, never>>;
+
+export interface HtmlReporterOptions {
+  /** The page title (default "conform report"). */
+  readonly title?: string;
+}
+
+export interface MarkdownReporterOptions {
+  /** Failures listed (default 30): a PR comment must stay short. */
+  readonly maxFailures?: number;
+}
+
+/** Per-reporter options by name (vitest `BuiltinReporterOptions`). */
+export interface BuiltinReporterOptions {
+  readonly console: ConsoleReporterOptions;
+  readonly json: JsonReporterOptions;
+  readonly junit: JunitReporterOptions;
+  readonly html: HtmlReporterOptions;
+  readonly markdown: MarkdownReporterOptions;
+}
+
+export type ReporterName = keyof BuiltinReporterOptions;

@@ -1,0 +1,143 @@
+import { stripVTControlCharacters } from "node:util";
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../../src/core/events.ts";
+import { type ConsoleReporterInternals, createConsoleReporter } from "../../src/reporters/console.ts";
+import type { ReporterOptions } from "../../src/reporters/types.ts";
+import { allGreenRun } from "../fixtures/events/all-green.ts";
+import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
+import { failingRun } from "../fixtures/events/with-failures.ts";
+import { Capture, feed } from "./helpers.ts";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape sequences is the point
+const escapeSequence = /\u001b/;
+
+async function output(
+  events: RunEvent[],
+  terminal: Partial<Pick<ReporterOptions, "isTTY" | "ci" | "color">> = {},
+  own: ConsoleReporterInternals = {},
+): Promise<string> {
+  const capture = new Capture();
+  const reporter = createConsoleReporter(
+    { outputDir: "/nonexistent", stream: capture, isTTY: false, ci: false, ...terminal },
+    own,
+  );
+  await feed(reporter, events);
+  return capture.text;
+}
+
+describe("console reporter", () => {
+  it("an all-green run: header, one line per suite, summary; no colour or bar off a terminal", async () => {
+    const text = await output(allGreenRun());
+    expect(text).not.toMatch(escapeSequence);
+    expect(text).not.toContain("\r");
+    const lines = text.trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      "conform 0.1.0 → https://127.0.0.1:8443/v4 (embedded reference)  spec 4.189.0 · seed 424242 · 2 suites, 5 cases · run 20250301T120000Z-green",
+    );
+    expect(lines[1]).toBe("✓ instances-read  Instances: read operations  3 passed  (30 ms)");
+    expect(lines[2]).toBe("✓ pagination  Pagination invariants  2 passed  (46 ms)");
+    expect(lines.at(-1)).toMatch(
+      /^✓ PASSED {2}5 passed \(5 cases\) · 7 exchanges · 3\/6 operations · p50 \d+ ms, p99 \d+ ms · 1\.25 s$/,
+    );
+    expect(text).not.toContain("FAIL");
+  });
+
+  it("a block per failure: checks, expected/actual, operation, response, curl, seed and replay", async () => {
+    const text = await output(failingRun());
+    const blocks = text.split("\n── ").slice(1);
+    expect(blocks.map((block) => block.split("\n")[0])).toEqual([
+      "FAIL instances-read › get one instance [get]",
+      "FAIL x-filter › filtered lists match the oracle [filter-property]",
+      "ERROR workflows › node balancer health follows the node [balancer-health]",
+    ]);
+    const [schema, generated, errored] = blocks as [string, string, string];
+    expect(schema).toContain("  ✗ body-matches-schema: /status must be one of the allowed values");
+    expect(schema).toContain('    expected: {"status":["running","offline","booting"]}');
+    expect(schema).toContain('    actual:   {"status":"exploding"');
+    expect(schema).toContain("    operation: GET /v4/linode/instances/7 (getComputeInstance)");
+    expect(schema).toContain('    response:  200 application/json, 173 bytes: {"id":7');
+    expect(schema).toContain(
+      `    reproduce: curl --insecure https://127.0.0.1:8443/v4/linode/instances/7 -H 'accept: application/json' -H "Authorization: Bearer $CONFORM_TOKEN"`,
+    );
+    expect(generated).toContain("  generated case: seed -1893247561, path 41:2:0");
+    expect(generated).toContain(
+      '    counterexample: {"+and":[{"region":"us-east"},{"label":{"+contains":"a\'b"}}]}',
+    );
+    expect(generated).toContain(
+      "    replay: conform replay --suite x-filter --case filter-property --seed -1893247561 --path 41:2:0",
+    );
+    expect(generated).toContain(
+      `-H 'x-filter: {"+and":[{"region":"us-east"},{"label":{"+contains":"a'\\''b"}}]}'`,
+    );
+    expect(errored).toContain("  error TRANSPORT_TIMEOUT: no answer from the target within 30000 ms");
+    expect(text).toContain("⚠ the target sent no X-RateLimit-Reset header");
+    expect(text.trimEnd().split("\n").at(-1)).toMatch(
+      /^✗ FAILED {2}2 failed, 1 errored, 2 passed, 1 skipped \(6 cases\) · 6 exchanges, 2 × 429, 2 retries · 5\/6 operations · .* · 31\.5 s$/,
+    );
+  });
+
+  it("a hostile body cannot drive the terminal, even with colours on", async () => {
+    const text = await output(failingRun(), { isTTY: true, ci: true });
+    // Colours are there (a TTY), yet once our own styling is stripped no control character is left.
+    expect(text).toMatch(escapeSequence);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+    expect(stripVTControlCharacters(text)).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(stripVTControlCharacters(text)).toContain("\\x1b[2J\\x1b[31mred\\x00\\x07");
+  });
+
+  it("colours only on a terminal, unless told otherwise", async () => {
+    expect(await output(allGreenRun(), { isTTY: true, ci: true })).toMatch(escapeSequence);
+    expect(await output(allGreenRun(), { isTTY: true, ci: true, color: false })).not.toMatch(escapeSequence);
+    expect(await output(allGreenRun(), { isTTY: false, color: true })).toMatch(escapeSequence);
+  });
+
+  it("draws a progress bar on a terminal, and never under CI", async () => {
+    const fast = { progressDelayMs: 0, progressIntervalMs: 0 };
+    const tty = await output(failingRun(), { isTTY: true, ci: false }, fast);
+    expect(stripVTControlCharacters(tty)).toMatch(/█+░* 2\/6 cases · 1 failed · instances-read/);
+    expect(stripVTControlCharacters(tty)).toContain("██████████████████████ 6/6 cases".slice(-9));
+    // Each bar is cleared before a line is printed over it.
+    expect(tty).toContain("\r\u001b[2K");
+    const ci = await output(failingRun(), { isTTY: true, ci: true }, fast);
+    expect(ci).not.toMatch(/\d\/6 cases/);
+    expect(ci).not.toContain("\r");
+    const pipe = await output(failingRun(), { isTTY: false, ci: false }, fast);
+    expect(pipe).not.toContain("\r");
+  });
+
+  it("a short run never shows the bar (it waits before the first draw)", async () => {
+    let clock = 0;
+    const text = await output(allGreenRun(), { isTTY: true }, { now: () => clock, progressDelayMs: 1000 });
+    expect(text).not.toContain("\r");
+    clock = 0;
+    const events = allGreenRun();
+    const capture = new Capture();
+    const reporter = createConsoleReporter(
+      { outputDir: "/x", stream: capture, isTTY: true, ci: false },
+      { now: () => clock, progressDelayMs: 1000 },
+    );
+    for (const event of events) {
+      clock += 300;
+      await reporter[event.type]?.(event as never);
+    }
+    await reporter.close?.();
+    expect(stripVTControlCharacters(capture.text)).toMatch(/\d\/5 cases/);
+  });
+
+  it("an interrupted run lists the unfinished case and what cleanup left behind", async () => {
+    const text = await output(interruptedRun());
+    expect(text).toContain("■ unfinished: workflows › the instance boots");
+    expect(text).toContain("cleanup left 1 resource(s) behind (conform cleanup removes them):");
+    expect(text).toContain("  linode/instances/123 (conform-ab12-web): 500 on DELETE");
+    expect(text.trimEnd().split("\n").at(-1)).toMatch(/^■ INTERRUPTED {2}2 passed \(2 cases\)/);
+  });
+
+  it("a run that never finished still ends with a summary (on close)", async () => {
+    const text = await output(crashedRun());
+    expect(text.trimEnd().split("\n").at(-1)).toMatch(
+      /^■ STOPPED before the run finished {2}2 passed \(2 cases\) · 2 exchanges/,
+    );
+    // The summary is printed once, whether run-finished came or close did.
+    expect(text.match(/INTERRUPTED|STOPPED/g)).toHaveLength(1);
+  });
+});

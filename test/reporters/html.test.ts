@@ -1,0 +1,208 @@
+/**
+ * The HTML report, opened as a person would: Debian's headless Chromium (driven by playwright-core, no browser
+ * download) loads the file and we read what renders. CI installs it with `apt-get install -y chromium`; a missing
+ * browser fails this test, it never skips it.
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "../../src/core/events.ts";
+import { escapeHtml } from "../../src/reporters/_internals/escape-html.ts";
+import { createHtmlReporter, htmlContentSecurityPolicy, htmlReportFile } from "../../src/reporters/html.ts";
+import { allGreenRun } from "../fixtures/events/all-green.ts";
+import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
+import { failingRun, hostileHtmlBody, hostileLabel } from "../fixtures/events/with-failures.ts";
+import { feed, fileOptions } from "./helpers.ts";
+
+const executablePath = process.env.CONFORM_CHROMIUM ?? "/usr/bin/chromium";
+
+async function writeHtml(events: RunEvent[]): Promise<string> {
+  const options = await fileOptions();
+  await feed(createHtmlReporter(options), events);
+  return join(options.outputDir, htmlReportFile);
+}
+
+describe("html reporter (file)", () => {
+  it.each([
+    ["all green", allGreenRun],
+    ["with failures", failingRun],
+    ["interrupted", interruptedRun],
+    ["crashed", crashedRun],
+  ])("is one self-contained file (%s)", async (_name, events) => {
+    const text = await readFile(await writeHtml(events()), "utf8");
+    expect(text.startsWith("<!doctype html>")).toBe(true);
+    // Nothing is loaded from anywhere: no external script, stylesheet, image, font or frame.
+    expect(text).not.toMatch(/<(?:script|img|iframe|link|object|embed)[^>]+(?:src|href)=/i);
+    expect(text).not.toMatch(/url\(/i);
+    expect(text.match(/<script>/g)).toHaveLength(1);
+    expect(text).toContain(`content="${escapeHtml(htmlContentSecurityPolicy)}"`);
+  });
+
+  it("escapes what the target sent: no markup of its own gets into the page", async () => {
+    const text = await readFile(await writeHtml(failingRun()), "utf8");
+    expect(text).not.toContain("<script>window.__pwned");
+    expect(text).not.toContain("<img src=x");
+    expect(text).toContain("&lt;script&gt;window.__pwned = 1&lt;/script&gt;&lt;img src=x onerror=");
+  });
+});
+
+describe("html reporter in Chromium", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!existsSync(executablePath)) {
+      throw new Error(
+        `no Chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set CONFORM_CHROMIUM`,
+      );
+    }
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(events: RunEvent[]) {
+    const path = await writeHtml(events);
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    let dialogs = 0;
+    page.on("request", (request) => requests.push(request.url()));
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("dialog", async (dialog) => {
+      dialogs += 1;
+      await dialog.dismiss();
+    });
+    const url = pathToFileURL(path).href;
+    await page.goto(url);
+    return { page, url, requests, problems, dialogs: () => dialogs };
+  }
+
+  it("renders the summary, charts and coverage; its script runs and nothing is fetched", async () => {
+    const { page, url, requests, problems } = await open(failingRun());
+    try {
+      await expect(page.title()).resolves.toBe("conform report: 20250301T120500Z-fail");
+      expect(await page.locator("#run-id").textContent()).toBe("20250301T120500Z-fail");
+      expect(await page.locator("h1 .badge").textContent()).toBe("failed");
+      const totals = await page.locator("#totals .card").allTextContents();
+      expect(totals.slice(0, 4)).toEqual(["2passed", "2failed", "1errored", "1skipped"]);
+      expect(await page.locator("#chart-suites g.suite-bar").count()).toBe(3);
+      expect(await page.locator("#chart-latency g.latency-bar").count()).toBeGreaterThan(1);
+      expect(await page.locator("#coverage-table tbody tr").count()).toBe(6);
+      expect(await page.locator("#coverage-table tr.unexercised").count()).toBe(1);
+      // The script ran (allowed by its CSP hash): it filled in the count.
+      expect(await page.locator("#filter-count").textContent()).toBe("6 of 6 cases");
+      expect(requests).toEqual([url]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("filters cases by text and by status", async () => {
+    const { page } = await open(failingRun());
+    try {
+      const visible = () => page.locator("tr.case-row:not(.hidden)").count();
+      await page.locator("#filter-text").fill("oracle");
+      expect(await visible()).toBe(1);
+      expect(await page.locator("#filter-count").textContent()).toBe("1 of 6 cases");
+      expect(await page.locator("tr.suite-row:not(.hidden)").allTextContents()).toEqual([
+        expect.stringContaining("x-filter"),
+      ]);
+      await page.locator("#filter-text").fill("");
+      await page.locator("#filter-status").selectOption("skipped");
+      expect(await page.locator("tr.case-row:not(.hidden) td:nth-child(2)").allTextContents()).toEqual([
+        expect.stringContaining("resize keeps the disks"),
+      ]);
+      await page.locator("#filter-status").selectOption("all");
+      expect(await visible()).toBe(6);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("shows a failure's details: checks, request, response, curl line, seed", async () => {
+    const { page, dialogs, problems } = await open(failingRun());
+    try {
+      await page
+        .locator("tr.case-row", { hasText: "filtered lists match the oracle" })
+        .getByRole("link")
+        .click();
+      const details = page.locator("details#failure-1");
+      await expect(details.getAttribute("open")).resolves.toBe("");
+      expect(await details.locator(".check .id").textContent()).toBe("filter-semantics");
+      expect(await details.locator("pre.actual").textContent()).toBe("[\n  3\n]");
+      expect(await details.locator("dd.seed").textContent()).toBe("-1893247561");
+      expect(await details.locator("pre.counterexample").textContent()).toContain('"+contains": "a\'b"');
+      expect(await details.locator("pre.replay").textContent()).toBe(
+        "conform replay --suite x-filter --case filter-property --seed -1893247561 --path 41:2:0",
+      );
+      expect(await details.locator("pre.request").textContent()).toContain(
+        "authorization: Bearer [REDACTED]",
+      );
+      expect(await details.locator("pre.curl").textContent()).toContain(
+        `-H "Authorization: Bearer $CONFORM_TOKEN"`,
+      );
+
+      // The hostile bodies are shown as text, and nothing in them ran.
+      const first = page.locator("details#failure-0");
+      await first.locator("summary").click();
+      expect(await first.locator("pre.response").textContent()).toContain(
+        hostileLabel.replaceAll('"', '\\"'),
+      );
+      const gateway = page.locator("details#failure-2");
+      await gateway.locator("summary").click();
+      expect(await gateway.locator("pre.response").textContent()).toContain(hostileHtmlBody.slice(0, 60));
+      expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.locator("img").count()).toBe(0);
+      expect(await page.locator("script").count()).toBe(1);
+      expect(dialogs()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.screenshot({
+        path: join(process.env.CONFORM_SCREENSHOTS ?? "/tmp", "conform-html-report.png"),
+        fullPage: true,
+      });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("an interrupted run shows its unfinished case; an all-green run says there are no failures", async () => {
+    const stopped = await open(interruptedRun());
+    try {
+      expect(await stopped.page.locator("h1 .badge").textContent()).toBe("interrupted");
+      await stopped.page.locator("#filter-status").selectOption("unfinished");
+      expect(await stopped.page.locator("tr.case-row:not(.hidden)").allTextContents()).toEqual([
+        expect.stringContaining("the instance boots"),
+      ]);
+      expect(await stopped.page.locator("#notes").textContent()).toContain("linode/instances/123");
+    } finally {
+      await stopped.page.close();
+    }
+    const green = await open(allGreenRun());
+    try {
+      expect(await green.page.locator("#failures .empty").textContent()).toBe("No failures.");
+      expect(await green.page.locator("#filter-count").textContent()).toBe("5 of 5 cases");
+    } finally {
+      await green.page.close();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../../src/core/events.ts";
+import { createMarkdownReporter, markdownReportFile } from "../../src/reporters/markdown.ts";
+import { allGreenRun } from "../fixtures/events/all-green.ts";
+import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
+import { failingRun } from "../fixtures/events/with-failures.ts";
+import { feed, fileOptions } from "./helpers.ts";
+
+async function summary(events: RunEvent[], maxFailures?: number): Promise<string> {
+  const options = await fileOptions();
+  await feed(createMarkdownReporter(options, maxFailures === undefined ? {} : { maxFailures }), events);
+  return readFile(join(options.outputDir, markdownReportFile), "utf8");
+}
+
+/** Table rows (without header and separator) as cells, honouring escaped pipes. */
+function tableRows(markdown: string): string[][] {
+  return markdown
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| | Suite"))
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split(/(?<!\\)\|/)
+        .map((cell) => cell.trim()),
+    );
+}
+
+describe("markdown reporter", () => {
+  it("an all-green run: headline, one row per suite, coverage", async () => {
+    const text = await summary(allGreenRun());
+    expect(text.split("\n")[0]).toBe(
+      "### ✅ conform passed: 0 failed, 0 errored, 5 passed, 0 skipped in 1.25 s",
+    );
+    expect(tableRows(text)).toEqual([
+      ["✅", "`instances-read` Instances: read operations", "3", "0", "0", "0", "30 ms"],
+      ["✅", "`pagination` Pagination invariants", "2", "0", "0", "0", "46 ms"],
+    ]);
+    expect(text).toContain(
+      "Coverage: 3/6 operations exercised (50 %) · statuses seen: 200, 404 · 7 exchanges, 0 × 429, 0 retries",
+    );
+    expect(text).not.toContain("Failures");
+  });
+
+  it("lists failures with their first message, seeds included, hostile text inert", async () => {
+    const text = await summary(failingRun());
+    expect(text.split("\n")[0]).toMatch(/^### ❌ conform failed: 2 failed, 1 errored, 2 passed, 1 skipped/);
+    expect(text).toContain("**Failures (3)**");
+    const failures = text.split("\n").filter((line) => line.startsWith("- "));
+    expect(failures).toHaveLength(3);
+    expect(failures[0]).toMatch(
+      /^- `instances-read` › get one instance: ``body-matches-schema: \/status must be one of/,
+    );
+    expect(failures[1]).toContain("(seed `-1893247561`)");
+    expect(failures[2]).toContain("`TRANSPORT_TIMEOUT: no answer from the target within 30000 ms`");
+    // The hostile label sits inside a code span (no HTML, links or mentions are rendered there), pipes escaped.
+    expect(failures[0]).toContain("<script>window.__pwned = 1</script>");
+    expect(failures[0]).toContain("\\|");
+    expect(failures[0]).toMatch(/^- .*``[^`].*`tick`.*[^`]``$/);
+    expect(text).toContain("2 × 429, 2 retries");
+    expect(tableRows(text)).toHaveLength(3);
+    expect(tableRows(text).every((row) => row.length === 7)).toBe(true);
+  });
+
+  it("keeps a PR comment short", async () => {
+    const text = await summary(failingRun(), 1);
+    expect(text.split("\n").filter((line) => line.startsWith("- `"))).toHaveLength(1);
+    expect(text).toContain("- … and 2 more: see the HTML or JSON report");
+  });
+
+  it("says so when a run was interrupted or never finished", async () => {
+    const interrupted = await summary(interruptedRun());
+    expect(interrupted.split("\n")[0]).toMatch(/^### ⏹️ conform was interrupted/);
+    expect(interrupted).toContain("**Unfinished (1)**: `workflows` › the instance boots");
+    expect(interrupted).toContain("**Cleanup left 1 resource(s) behind**");
+    expect(tableRows(interrupted).map((row) => row[6])).toEqual(["230 ms", "not run"]);
+    const crashed = await summary(crashedRun());
+    expect(crashed).toContain("The run stopped before it finished");
+  });
+});
