@@ -124,6 +124,20 @@ describe("json reporter", () => {
     expect(value.coverage.statuses).toEqual([200, 400, 429, 502]);
   });
 
+  it("keeps no exchange of a passed or skipped case, even when the event carries some", async () => {
+    const events = allGreenRun().map((event): RunEvent => {
+      if (event.type !== "case-finished" || event.caseId !== "get-missing") return event;
+      const sent = allGreenRun().find((one) => one.type === "exchange" && one.caseId === "get-missing");
+      return { ...event, exchanges: sent?.type === "exchange" ? [sent.exchange] : [] };
+    });
+    expect(events.some((event) => event.type === "case-finished" && event.exchanges.length > 0)).toBe(true);
+    const { report: value } = await report(events);
+    expectValid(value);
+    const missing = value.suites[0]?.cases.find((one) => one.id === "get-missing");
+    expect(missing?.exchanges).toEqual([]);
+    expect(missing?.results).toHaveLength(1);
+  });
+
   it("writes one case a line, so a large report streams and diffs well", async () => {
     const { text } = await report(failingRun());
     const caseLines = text

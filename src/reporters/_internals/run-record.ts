@@ -104,7 +104,7 @@ export class RunRecord {
       this.#openCases.delete(caseKey(event.suiteId, event.caseId));
       const suite = this.#suite(event.suiteId);
       suite.started = true;
-      suite.cases.push(event);
+      suite.cases.push(keptForReport(event));
     },
     "suite-finished": (event) => {
       const suite = this.#suite(event.suiteId);
@@ -221,6 +221,16 @@ export class RunRecord {
   exercisedOperations(): number {
     return this.coverage().operations.filter((operation) => operation.statuses.length > 0).length;
   }
+}
+
+/**
+ * A case as the reports keep it: exchanges only for a case that failed or errored (they are what reproduces it);
+ * a passed or skipped case keeps its results (skips with their reasons) but no exchange, so memory and report size
+ * follow the failures, never the number of requests.
+ */
+export function keptForReport(event: CaseFinished): CaseFinished {
+  if (event.exchanges.length === 0 || event.status === "failed" || event.status === "errored") return event;
+  return { ...event, exchanges: [] };
 }
 
 function caseKey(suiteId: string, caseId: string): string {
