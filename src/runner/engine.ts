@@ -228,17 +228,25 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
       results.push(assertion);
       bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result: assertion });
     }
-    const notable = results
-      .filter((result) => result.outcome.status !== "passed")
-      .map((result) => scrubResult(result, secrets));
-    const failed = notable.some((result) => result.outcome.status === "failed");
-    const referenced = new Set(notable.map((result) => result.exchangeId));
+    // Failed results in full; a skip ("does not apply here") once per check and reason, not once per exchange.
+    const skips = new Map<string, CheckResult>();
+    const failedResults: CheckResult[] = [];
+    for (const result of results) {
+      if (result.outcome.status === "failed") failedResults.push(scrubResult(result, secrets));
+      else if (result.outcome.status === "skipped") {
+        const key = `${result.checkId}\u0000${result.outcome.reason}`;
+        if (!skips.has(key)) skips.set(key, { ...result, exchangeId: undefined });
+      }
+    }
+    const notable = [...failedResults, ...skips.values()];
+    const failed = failedResults.length > 0;
+    const referenced = new Set(failedResults.map((result) => result.exchangeId));
     const status: CaseStatus = error ? "errored" : failed ? "failed" : skipReason ? "skipped" : "passed";
     return finishCase(suite, entry, {
       status,
       durationMs: performance.now() - caseStarted,
       results: notable,
-      passedChecks: results.length - notable.length,
+      passedChecks: results.filter((result) => result.outcome.status === "passed").length,
       exchanges: [...kept.values()].filter((exchange) => referenced.has(exchange.id)),
       exchangeCount,
       ...(skipReason ? { skipReason } : {}),

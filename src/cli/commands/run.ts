@@ -1,0 +1,253 @@
+/**
+ * `conform run`: runs the suites against a target (the embedded reference server when no --base-url is given)
+ * and writes reports. The handler maps arguments to a RunConfig, calls the runner, returns the exit code.
+ * @module
+ */
+import { join } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { ConfigError } from "../../core/errors.ts";
+import { createReporters } from "../../reporters/index.ts";
+import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
+import { runConformance } from "../../runner/run.ts";
+import { bundledSpecPath } from "../../spec/bundled.ts";
+import { listOption, newRunId, readConfigFile } from "../options.ts";
+import { toolVersion } from "../version.ts";
+
+const groups = { target: "Target:", selection: "Selection:", behaviour: "Run:", output: "Reports:" };
+
+function builder(yargs: Argv) {
+  return yargs
+    .config(
+      "config",
+      "A JSON or YAML file holding any of these options (command-line flags win)",
+      readConfigFile,
+    )
+    .option("base-url", {
+      type: "string",
+      group: groups.target,
+      describe: "The API's base URL, ending in /v4 (default: start the embedded reference server)",
+    })
+    .option("auth-url", {
+      type: "string",
+      group: groups.target,
+      describe: "The login server (default: the base URL's origin)",
+    })
+    .option("token", {
+      type: "string",
+      group: groups.target,
+      describe: "Bearer token for the target (prefer --token-env: flags show in process lists)",
+    })
+    .option("token-env", {
+      type: "string",
+      group: groups.target,
+      describe: "Read the token from this environment variable (default CONFORM_TOKEN)",
+    })
+    .option("ca", {
+      type: "string",
+      group: groups.target,
+      describe: "PEM file of a CA to trust for the target",
+    })
+    .option("insecure", {
+      type: "boolean",
+      default: false,
+      group: groups.target,
+      describe: "Do not verify the target's TLS certificate",
+    })
+    .option("spec", {
+      type: "string",
+      group: groups.target,
+      describe: "OpenAPI description to check against (default: the bundled one)",
+    })
+    .option("suite", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Run only these suites (ids)",
+    })
+    .option("suite-path", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "More *.suite.ts files or folders to load",
+    })
+    .option("tag", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Run only suites with one of these tags",
+    })
+    .option("exclude-tag", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Leave out suites with these tags (e.g. costly, slow)",
+    })
+    .option("check", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Apply only these checks to every exchange",
+    })
+    .option("exclude-check", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Do not apply these checks",
+    })
+    .option("allow-writes", {
+      type: "boolean",
+      default: false,
+      group: groups.selection,
+      describe: "Let suites tagged `writes` create and delete resources on a real target",
+    })
+    .option("seed", {
+      type: "number",
+      group: groups.behaviour,
+      describe: "Seed for generated cases (default: random, printed in the report)",
+    })
+    .option("concurrency", {
+      type: "number",
+      default: runConfigDefaults.concurrency,
+      group: groups.behaviour,
+      describe: "Suites run at once",
+    })
+    .option("rate-limit", {
+      type: "string",
+      default: "auto",
+      group: groups.behaviour,
+      describe: "auto (follow X-RateLimit-* headers), or a budget such as 5/s or 100/m",
+    })
+    .option("timeout", {
+      type: "number",
+      default: runConfigDefaults.timeoutMs,
+      group: groups.behaviour,
+      describe: "Per-request timeout (connect, headers, body), in ms",
+    })
+    .option("max-failures", {
+      type: "number",
+      default: 0,
+      group: groups.behaviour,
+      describe: "Stop starting cases after this many failures (0: never)",
+    })
+    .option("report-dir", {
+      type: "string",
+      default: runConfigDefaults.reportDir,
+      group: groups.output,
+      describe: "Reports go to <dir>/<run-id>/ and <dir>/latest/",
+    })
+    .option("reporter", {
+      type: "string",
+      array: true,
+      group: groups.output,
+      describe: "console, json, junit, html, markdown (comma-separated; default: all)",
+    })
+    .option("suite-options", {
+      type: "string",
+      hidden: true,
+      describe: "Settings for suites (config file only)",
+    })
+    .check((args) => {
+      if (args.token !== undefined && args["token-env"] !== undefined)
+        throw new Error("give --token or --token-env, not both");
+      if (args.ca !== undefined && args.insecure) throw new Error("give --ca or --insecure, not both");
+      if (parseRatePolicy(String(args["rate-limit"])) === undefined)
+        throw new Error(`--rate-limit ${args["rate-limit"]}: use auto, N/s or N/m`);
+      for (const name of ["concurrency", "timeout"] as const) {
+        if (!(Number.isInteger(args[name]) && (args[name] as number) > 0))
+          throw new Error(`--${name} must be a positive integer`);
+      }
+      return true;
+    })
+    .example("$0 run", "Every suite against the embedded reference server")
+    .example(
+      "CONFORM_TOKEN=... $0 run --base-url https://api.example.net/v4 --tag read-only",
+      "Read-only suites against a real target",
+    )
+    .example("$0 run --suite filters --seed 42 --reporter console,json", "Replay a generated run");
+}
+
+type RunArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
+
+/** Maps parsed arguments to a RunConfig (pure, tested on its own). */
+export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env): RunConfig {
+  const tokenEnv = args["token-env"];
+  let token = args.token;
+  if (tokenEnv !== undefined) {
+    token = env[tokenEnv];
+    if (!token) throw new ConfigError(`--token-env ${tokenEnv}: that environment variable is empty or unset`);
+  }
+  token ??= args["base-url"] !== undefined ? env.CONFORM_TOKEN || undefined : undefined;
+  const suiteOptions = (args as { "suite-options"?: unknown })["suite-options"];
+  return {
+    ...runConfigDefaults,
+    baseUrl: args["base-url"],
+    authUrl: args["auth-url"],
+    token,
+    specPath: args.spec ?? bundledSpecPath,
+    suitePaths: listOption(args["suite-path"]),
+    suites: listOption(args.suite),
+    tags: listOption(args.tag),
+    excludeTags: listOption(args["exclude-tag"]),
+    checks: listOption(args.check),
+    excludeChecks: listOption(args["exclude-check"]),
+    seed: args.seed ?? Math.floor(Math.random() * 2 ** 31),
+    concurrency: args.concurrency,
+    rate: parseRatePolicy(String(args["rate-limit"]))!,
+    timeoutMs: args.timeout,
+    caFile: args.ca,
+    insecure: args.insecure,
+    reportDir: args["report-dir"],
+    reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
+    allowWrites: args["allow-writes"],
+    maxFailures: args["max-failures"],
+    suiteOptions:
+      typeof suiteOptions === "object" && suiteOptions !== null
+        ? (suiteOptions as Record<string, unknown>)
+        : {},
+  };
+}
+
+/** NO_COLOR (https://no-color.org) turns colour off, FORCE_COLOR on; otherwise colour follows the terminal. */
+export function colorFromEnv(env: NodeJS.ProcessEnv): { color?: boolean } {
+  if (env.NO_COLOR) return { color: false };
+  if (env.FORCE_COLOR !== undefined) return { color: env.FORCE_COLOR !== "0" };
+  return {};
+}
+
+export const runCommand: CommandModule<object, RunArgs> = {
+  command: "run",
+  describe: "Run the conformance and workflow suites against a target and write reports",
+  builder: builder as unknown as CommandModule<object, RunArgs>["builder"],
+  handler: async (args) => {
+    const config = toRunConfig(args);
+    const runId = newRunId();
+    const reporters = createReporters(config.reporters, {
+      outputDir: join(config.reportDir, runId),
+      stream: process.stdout,
+      isTTY: Boolean(process.stdout.isTTY),
+      ci: Boolean(process.env.CI),
+      ...colorFromEnv(process.env),
+    });
+    const controller = new AbortController();
+    const interrupt = () => {
+      process.stderr.write(
+        "\nconform: interrupted; cleaning up what the run created (Ctrl-C again to force quit)\n",
+      );
+      controller.abort();
+      process.once("SIGINT", () => process.exit(130));
+    };
+    process.once("SIGINT", interrupt);
+    try {
+      const finished = await runConformance(config, {
+        runId,
+        listeners: [(event) => reporters.emit(event)],
+        signal: controller.signal,
+        toolVersion,
+      });
+      args.exitCode = finished.exitCode;
+    } finally {
+      process.off("SIGINT", interrupt);
+      await reporters.close();
+    }
+  },
+};

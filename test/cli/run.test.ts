@@ -1,0 +1,155 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { colorFromEnv } from "../../src/cli/commands/run.ts";
+import { main } from "../../src/cli/main.ts";
+import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
+
+const fixtures = join(import.meta.dirname, "../fixtures/suites");
+const schema = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../../src/reporters/report.schema.json"), "utf8"),
+);
+
+/** Runs the CLI in-process, capturing what it prints. */
+async function cli(args: string[]) {
+  let out = "";
+  let err = "";
+  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(args);
+    return { code, out, err };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
+describe("conform run", () => {
+  it("runs a suite against the embedded server and writes a report that matches its schema", async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-run-"));
+    const result = await cli([
+      "run",
+      "--suite",
+      "catalogue",
+      "--seed",
+      "5",
+      "--report-dir",
+      reportDir,
+      "--reporter",
+      "json,junit",
+    ]);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8"));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    const valid = ajv.validate(schema, report);
+    expect(ajv.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    expect(report.run?.seed ?? report.seed).toBe(5);
+    expect(readFileSync(join(reportDir, "latest", "junit.xml"), "utf8")).toContain("<testsuites");
+  });
+
+  it.each([
+    [["run", "--rate-limit", "fast"], /--rate-limit fast/],
+    [["run", "--concurrency", "0"], /--concurrency must be a positive integer/],
+    [["run", "--token", "x", "--token-env", "Y"], /not both/],
+    [["run", "--suite", "no-such-suite", "--reporter", "json"], /unknown suite no-such-suite/],
+    [["run", "--reporter", "pdf"], /unknown reporter pdf/],
+    [["run", "--base-url", "http://127.0.0.1:9/v4", "--reporter", "json"], /unreachable/],
+    [["run", "--config", "/nonexistent/conform.yaml"], /cannot be read/],
+  ])("exits 2 for %j with a clear message", async (args, message) => {
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-run-"));
+    const result = await cli([...args, "--report-dir", reportDir]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(message);
+  });
+
+  it("reads options from a YAML config file, with flags winning", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "conform-config-"));
+    const configFile = join(dir, "conform.yaml");
+    writeFileSync(configFile, `suite: [no-such-suite]\nreporter: [json]\nreport-dir: ${dir}\n`);
+    expect((await cli(["run", "--config", configFile])).err).toMatch(/unknown suite no-such-suite/);
+    expect((await cli(["run", "--config", configFile, "--suite", "catalogue"])).code).toBe(0);
+  });
+
+  it.each([
+    [{ NO_COLOR: "1" }, { color: false }],
+    [{ FORCE_COLOR: "1" }, { color: true }],
+    [{ FORCE_COLOR: "0" }, { color: false }],
+    [{}, {}],
+  ])("colour from %j", (env, expected) => {
+    expect(colorFromEnv(env)).toEqual(expected);
+  });
+});
+
+describe("conform run against a real target, with secrets", () => {
+  let server: ReferenceServer;
+  beforeAll(async () => {
+    server = await createReferenceServer({ http: true, token: "c0ffee".repeat(10) + "beef" });
+  });
+  afterAll(() => server.close());
+
+  it("never writes the token to any report file, and cleans up what it created", async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-secret-"));
+    process.env.CONFORM_TEST_TOKEN = server.token;
+    const result = await cli([
+      "run",
+      "--base-url",
+      server.baseUrl,
+      "--token-env",
+      "CONFORM_TEST_TOKEN",
+      "--suite-path",
+      fixtures,
+      "--suite",
+      "writes-probe",
+      "--suite",
+      "catalogue",
+      "--allow-writes",
+      "--report-dir",
+      reportDir,
+    ]);
+    delete process.env.CONFORM_TEST_TOKEN;
+    expect(result.code).toBe(0);
+    expect(result.out + result.err).not.toContain(server.token);
+    const files = filesUnder(reportDir);
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const file of files) expect(readFileSync(file, "utf8")).not.toContain(server.token);
+    expect(server.state.nodeBalancers.size).toBe(0);
+  });
+
+  it("refuses a writing suite without --allow-writes (exit 2)", async () => {
+    const result = await cli([
+      "run",
+      "--base-url",
+      server.baseUrl,
+      "--token",
+      server.token,
+      "--suite-path",
+      fixtures,
+      "--suite",
+      "writes-probe",
+      "--reporter",
+      "json",
+      "--report-dir",
+      mkdtempSync(join(tmpdir(), "conform-refuse-")),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/--allow-writes/);
+  });
+});
