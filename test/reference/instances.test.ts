@@ -183,16 +183,11 @@ describe("create: rules", () => {
     expect(generated.body.label).not.toBe(`compute${next}`);
   });
 
-  // The spec's `dependentSchemas` on image makes the pipeline refuse this body before the handler runs (with one
-  // error per credential field): the documented reason needs that keyword gone from the spec (reported to the lead).
-  it.skipIf(pipelineRefusesMissingCredential)(
-    "refuses an image with no credential with the service's reason and no field",
-    async () => {
-      const response = await create({ image: "compute/debian12" });
-      expect(response.status).toBe(400);
-      expect(response.body.errors).toEqual([{ reason: instanceReasons.noCredential }]);
-    },
-  );
+  it("refuses an image with no credential with the service's reason and no field", async () => {
+    const response = await create({ image: "compute/debian12" });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ reason: instanceReasons.noCredential }]);
+  });
 });
 
 describe("create: root_pass strength (zxcvbn score of at least 3)", () => {
