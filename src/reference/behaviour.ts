@@ -25,6 +25,8 @@ export interface ReferenceBehaviour {
   ) => ListPage<T>;
   /** The outcome of one health probe of a node (true: up), given what the real probe found. */
   probeOutcome: (probed: boolean) => boolean;
+  /** May one more request go in a rate-limit window that has counted `count` of `limit`? */
+  withinRateLimit: (count: number, limit: number) => boolean;
 }
 
 export function defaultBehaviour(): ReferenceBehaviour {
@@ -35,5 +37,6 @@ export function defaultBehaviour(): ReferenceBehaviour {
     applyFilter,
     paginate: (items, list, behaviour) => paginate(items, list, behaviour.applyFilter),
     probeOutcome: (probed) => probed,
+    withinRateLimit: (count, limit) => count < limit,
   };
 }

@@ -39,8 +39,15 @@ export interface ReferenceServerOptions {
   /** Multiplies the server's own delays (boot, health-check interval); default 1 (real time). */
   readonly timeScale?: number;
   readonly clock?: Clock;
-  /** Override some rate-limit rules (tests shrink the windows; the runner widens them). */
+  /** Override some rate-limit rules, for every caller (tests shrink the windows). */
   readonly rateLimits?: Partial<RateLimitConfig>;
+  /** Rules for callers known by client address (public endpoints), over `rateLimits`. */
+  readonly addressRateLimits?: Partial<RateLimitConfig>;
+  /**
+   * Rules for the server's own ready token, over `rateLimits`: the runner makes them never bind, so its bootstrap
+   * token does not pace a full run while tokens that suites mint keep the description's limits.
+   */
+  readonly ownTokenRateLimits?: Partial<RateLimitConfig>;
   /** Request bodies above this are refused with 413; default 1 MiB. */
   readonly maxBodyBytes?: number;
   /** The seeded user of the login server. */
@@ -85,8 +92,9 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   const user: User = { ...login, email: `${login.username}@example.com`, uuid: randomUUID() };
   const state = new ReferenceState({ regions, types: computeTypes }, user);
   const token = options.token ?? randomBytes(32).toString("hex");
+  const ownTokenId = state.nextId("token");
   state.tokens.set(token, {
-    id: state.nextId("token"),
+    id: ownTokenId,
     label: "conform-reference",
     scopes: "*",
     token,
@@ -123,7 +131,16 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     timeScale,
     events: new ReferenceEvents(state, clock),
     health,
-    limiter: new RateLimiter({ ...describedRateLimits, ...options.rateLimits }, clock),
+    limiter: new RateLimiter(
+      {
+        token: { ...describedRateLimits, ...options.rateLimits },
+        address: { ...describedRateLimits, ...options.rateLimits, ...options.addressRateLimits },
+        own: { ...describedRateLimits, ...options.rateLimits, ...options.ownTokenRateLimits },
+        ownKey: `token:${ownTokenId}`,
+      },
+      clock,
+      () => behaviour.withinRateLimit,
+    ),
     urls,
     basePath: "/v4",
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,

@@ -32,6 +32,17 @@ export interface ResolvedTarget extends TargetInfo {
   readonly token: string | undefined;
   /** PEM of a CA to trust (the embedded server's own certificate, or `--ca`). */
   readonly ca: string | undefined;
+  /**
+   * The login server's user when the run knows it (the embedded server's seeded user): suites read it as
+   * `t.options.login` unless the config gives one. The password is a secret of the run (never printed).
+   */
+  readonly login?: { readonly username: string; readonly password: string };
+}
+
+/** The suites' options: the config's, with the target's known login where the config names none. */
+function suiteOptionsFor(config: RunConfig, target: ResolvedTarget): Readonly<Record<string, unknown>> {
+  if (!target.login || config.suiteOptions.login !== undefined) return config.suiteOptions;
+  return { ...config.suiteOptions, login: target.login };
 }
 
 export interface EngineInput {
@@ -79,6 +90,9 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const started = performance.now();
   const secrets = new SecretValues();
   secrets.add(target.token);
+  const suiteOptions = suiteOptionsFor(config, target);
+  const login = suiteOptions.login as { password?: unknown } | undefined;
+  if (typeof login?.password === "string") secrets.add(login.password);
   const matchOperation = operationMatcher(spec, target);
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
@@ -205,7 +219,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         target,
         token: target.token,
         seed: config.seed,
-        options: config.suiteOptions,
+        options: suiteOptions,
         signal,
         labels,
         ledger,

@@ -49,6 +49,11 @@ export interface TargetInfo {
   readonly authUrl: string;
   /** True when the run started the embedded reference server itself. */
   readonly embedded: boolean;
+  /**
+   * True when suites may create and delete resources here: the embedded target, or `--allow-writes`. Suites tagged
+   * `writes` never run without it; a suite that is read-only but for one case checks this and skips that case.
+   */
+  readonly writesAllowed: boolean;
 }
 
 export interface CaseContext {

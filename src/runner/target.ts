@@ -1,11 +1,12 @@
 /**
  * Resolves the run's target: a base URL the user gave (with its token and TLS trust), or, with none, the embedded
  * reference server started on loopback for the run (HTTPS with its own certificate, trusted automatically; its
- * own token; rate limits widened so a full run is not paced for minutes, and delays shrunk).
+ * own token, exempt from rate limits in practice; its seeded login user; delays shrunk).
  * @module
  */
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
+import { describedRateLimits, scaleRateWindows, uniformRateLimits } from "../reference/rate-limit.ts";
 import { createReferenceServer } from "../reference/server.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { RunConfig } from "./config.ts";
@@ -16,30 +17,51 @@ export interface StartedTarget {
   close(): Promise<void>;
 }
 
-/** Limits of the embedded server during a run: generous, so suites are not paced; suites that test limits shrink their own server. */
-const embeddedRateLimits = {
-  general: { limit: 1_000_000, windowMs: 60_000 },
-  list: { limit: 1_000_000, windowMs: 60_000 },
-  createInstance: { limit: 10_000, windowMs: 30_000 },
-};
-
 /** Time scale of the embedded server during a run: instances boot and nodes change health 50x faster. */
 export const embeddedTimeScale = 0.02;
 
+/**
+ * Rate limits of the embedded server during a run, by class of caller:
+ * - the run's own token (the server's ready token): limits so high they never bind. The toolkit's own token must
+ *   not pace a full run, where every suite shares it;
+ * - tokens that suites mint: the description's limits, windows multiplied by the time scale (400 and 200 per
+ *   1.2 s, instance creation 10 per second), so the rate-limits suite drives past a real limit in a second;
+ * - public endpoints, counted by client address: generous, as every suite calls them from the one loopback address.
+ */
+export const embeddedRateLimits = Object.freeze({
+  rateLimits: scaleRateWindows(describedRateLimits, embeddedTimeScale),
+  ownTokenRateLimits: uniformRateLimits(1_000_000_000, 60_000),
+  addressRateLimits: uniformRateLimits(1_000_000, 60_000),
+});
+
+/** `suiteOptions.login` when it names a username and a password. */
+function configuredLogin(config: RunConfig): { username: string; password: string } | undefined {
+  const login = config.suiteOptions.login as { username?: unknown; password?: unknown } | undefined;
+  return typeof login?.username === "string" && typeof login.password === "string"
+    ? { username: login.username, password: login.password }
+    : undefined;
+}
+
 export async function startTarget(config: RunConfig, spec: ApiSpec): Promise<StartedTarget> {
   if (config.baseUrl === undefined) {
+    // A login given in the config becomes the seeded user, so suites and the login server agree either way.
+    const user = configuredLogin(config);
     const server = await createReferenceServer({
       spec,
       timeScale: embeddedTimeScale,
-      rateLimits: embeddedRateLimits,
+      ...embeddedRateLimits,
+      ...(user ? { user } : {}),
+      faults: config.faults,
     });
     return {
       target: {
         baseUrl: server.baseUrl,
         authUrl: server.authUrl,
         embedded: true,
+        writesAllowed: true,
         token: server.token,
         ca: server.certificatePem,
+        login: { username: server.user.username, password: server.user.password },
       },
       close: () => server.close(),
     };
@@ -66,6 +88,7 @@ export async function startTarget(config: RunConfig, spec: ApiSpec): Promise<Sta
       baseUrl: base.toString().replace(/\/$/, ""),
       authUrl: (config.authUrl ?? base.origin).replace(/\/$/, ""),
       embedded: false,
+      writesAllowed: config.allowWrites,
       token: config.token,
       ca,
     },
