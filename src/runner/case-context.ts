@@ -82,6 +82,7 @@ function makeClient(
         headers,
         body,
         retry: options.retry,
+        pace: options.pace,
         signal: deps.signal,
       },
       (exchange) => recorder.onExchange(exchange),

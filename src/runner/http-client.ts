@@ -5,6 +5,7 @@
  * else (events, checks, reporters) only ever sees the redacted record.
  * @module
  */
+import { createHash } from "node:crypto";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
@@ -42,6 +43,8 @@ export interface OutgoingRequest {
   readonly body?: string;
   /** false: a 429 is returned to the caller at once (suites that test rate limits). */
   readonly retry?: boolean;
+  /** false: not held by the pacer for a spent window (suites that drive past a limit on purpose). */
+  readonly pace?: boolean;
   readonly signal?: AbortSignal;
 }
 
@@ -120,9 +123,11 @@ export class HttpClient {
     observe: (exchange: Exchange) => void = () => {},
   ): Promise<LiveResponse> {
     const operationId = this.#options.matchOperation(outgoing.method, outgoing.url);
-    const key = operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`;
+    // Targets limit per token (or per address without one) and per kind of endpoint: a window one token spent
+    // must not hold another token's requests.
+    const key = `${operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`}\u0000${callerOf(outgoing)}`;
     for (let attempt = 0; ; attempt += 1) {
-      await this.#options.pacer.acquire(key, outgoing.signal);
+      if (outgoing.pace !== false) await this.#options.pacer.acquire(key, outgoing.signal);
       const live = await this.attempt(outgoing, operationId, attempt, observe);
       this.#options.pacer.observe(key, live.headers);
       if (live.status !== 429) return live;
@@ -257,6 +262,14 @@ export class HttpClient {
     }
     return { text: Buffer.concat(chunks).toString("utf8"), bytes, truncated: bytes > kept };
   }
+}
+
+/** Who a request counts against at the target: a digest of its Authorization (never the token itself), or none. */
+function callerOf(outgoing: OutgoingRequest): string {
+  const authorization = Object.entries(outgoing.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === "authorization",
+  )?.[1];
+  return authorization ? createHash("sha256").update(authorization).digest("base64url").slice(0, 16) : "";
 }
 
 function errorCode(error: unknown): string {

@@ -33,6 +33,11 @@ export interface RequestOptions {
   readonly token?: string | null;
   /** false: return a 429 at once instead of waiting and retrying. */
   readonly retry?: boolean;
+  /**
+   * false: send at once even when the client's pacer would hold the request until a spent rate-limit window resets
+   * (a suite that drives past a limit on purpose). Pacing is per token and operation either way.
+   */
+  readonly pace?: boolean;
 }
 
 export interface ApiClient {
