@@ -1,0 +1,162 @@
+/**
+ * What a valid body must also be on a live target, beyond its schema (the description and facts.md): a region
+ * and an instance type that exist, labels not taken, a root password that passes the strength score, a node
+ * address that is an instance's private IPv4, a profile port the load balancer does not use yet, a check interval
+ * greater than the timeout, a health check path for `http` checks, PROXY protocol only with `tcp`, a token's
+ * scopes within the creating token's, an expiry in the future.
+ *
+ * These are generator constraints keyed by operationId. An operation the table does not know gets its schema
+ * alone (the suites grow with the spec); its valid bodies may then meet rules the spec does not state.
+ *
+ * Left out on purpose (each would need what a conformance run cannot make valid on every target):
+ * `ssl_cert`/`ssl_key` and protocol `https` (a real certificate: the HTTPS workflow covers it), an instance's
+ * `image`, `authorized_keys` and `authorized_users` (they must name things the account has), a node's `id` in a
+ * rebuild (it must name a node of the profile), and reverse DNS names (the real service checks forward DNS: only
+ * `null`, the reset, is sent).
+ * @module
+ */
+import fc from "fast-check";
+import type { RequestBodyConstraints } from "../../../src/generators/request-body.ts";
+import type { CaseContext } from "../../../src/index.ts";
+import type { BodyFixtures } from "./bodies-fixtures.ts";
+
+export interface DomainConstraints extends RequestBodyConstraints {
+  /** Why this operation cannot be written to on this target (the case says so, and does not count it passed). */
+  readonly unavailable?: string;
+  /** A body the target's current state would refuse for reasons outside the body (a port now in use). */
+  readonly stale?: (body: Record<string, unknown>) => boolean;
+  /** Notes what an accepted body changed (a port now in use). */
+  readonly accepted?: (body: Record<string, unknown>) => void;
+}
+
+/** A new label from the run's label maker each time one is drawn: unique, prefixed for `conform cleanup`. */
+function freshLabel(t: CaseContext, name: string): fc.Arbitrary<string> {
+  return fc.constant(name).map((base) => t.label(base));
+}
+
+const passwordCharacters = [..."abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%+-=?@_~"];
+
+/** 24 random characters of four kinds: far above the strength score's threshold. Not shrunk (a shorter one is weak). */
+export const strongPassword: fc.Arbitrary<string> = fc.noShrink(
+  fc.string({ unit: fc.constantFrom(...passwordCharacters), minLength: 24, maxLength: 24 }),
+);
+
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/** A profile body kept consistent on its own, whatever the profile held before (facts.md, profile rules). */
+function profileRules(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.check_interval !== undefined || body.check_timeout !== undefined) {
+    const timeout = typeof body.check_timeout === "number" ? body.check_timeout : 30;
+    const interval = typeof body.check_interval === "number" ? body.check_interval : timeout + 1;
+    body.check_timeout = timeout;
+    body.check_interval = interval > timeout ? interval : timeout + 1;
+  }
+  if (body.check_path === "") body.check_path = "/";
+  if (body.check_body === "") body.check_body = "ok";
+  if ((body.check === "http" || body.check === "http_body") && body.check_path === undefined)
+    body.check_path = "/";
+  if (body.check === "http_body" && body.check_body === undefined) body.check_body = "ok";
+  if (body.proxy_protocol === "v1" || body.proxy_protocol === "v2") body.protocol = "tcp";
+  else if (body.protocol !== undefined && body.protocol !== "tcp") body.proxy_protocol = "none";
+  return body;
+}
+
+export function domainConstraints(
+  t: CaseContext,
+  operationId: string,
+  fixtures: BodyFixtures,
+): DomainConstraints {
+  const label = (name: string) => freshLabel(t, name);
+  const address = fc.integer({ min: 1, max: 65535 }).map((port) => `${fixtures.privateIp}:${port}`);
+  const port = fc.integer({ min: 1024, max: 65535 });
+  const profile: DomainConstraints = {
+    overrides: { "/protocol": fc.constantFrom("http", "tcp"), "/port": port },
+    exclude: ["/ssl_cert", "/ssl_key"],
+    refine: profileRules,
+    stale: (body) => typeof body.port === "number" && fixtures.usedPorts.has(body.port),
+    accepted: (body) => {
+      if (typeof body.port === "number") fixtures.usedPorts.add(body.port);
+    },
+  };
+  const node: DomainConstraints = { overrides: { "/label": label("node"), "/address": address } };
+  switch (operationId) {
+    case "createNodeBalancer":
+      return { overrides: { "/region": fc.constant(fixtures.region), "/label": label("nb") } };
+    case "updateNodeBalancer":
+      return { overrides: { "/label": label("nb") } };
+    case "createNodeBalancerConfig":
+      // A new profile without a port takes port 80, which an earlier one may hold: always send one.
+      return { ...profile, include: ["/port"] };
+    case "updateNodeBalancerConfig":
+      return profile;
+    case "rebuildNodeBalancerConfig":
+      return {
+        ...profile,
+        overrides: { ...profile.overrides, "/nodes/*/address": address },
+        exclude: [...(profile.exclude ?? []), "/nodes/*/id"],
+        extraItems: 2,
+        refine: (body) => {
+          // Labels are unique within a profile: one fresh label per node of the new set.
+          if (Array.isArray(body.nodes)) {
+            body.nodes.forEach((item: Record<string, unknown>, index) => {
+              item.label = t.label(`rb${index}`);
+            });
+          }
+          return profileRules(body);
+        },
+      };
+    case "createNodeBalancerConfigNode":
+    case "createNodeBalancerNodeDeprecated":
+    case "updateNodeBalancerConfigNode":
+      return node;
+    case "createComputeInstance":
+      return {
+        overrides: {
+          "/region": fc.constant(fixtures.region),
+          "/type": fc.constant(fixtures.type),
+          "/label": label("vm"),
+          "/root_pass": strongPassword,
+        },
+        exclude: ["/image", "/authorized_keys", "/authorized_users"],
+      };
+    case "updateComputeInstance":
+      return { overrides: { "/label": label("vm") } };
+    case "allocateIP":
+      // The fixture instance already holds its one private address: another may only be public.
+      return { overrides: { "/compute_id": fc.constant(fixtures.computeId), "/public": fc.constant(true) } };
+    case "updateIP":
+      return fixtures.publicIp === undefined
+        ? { unavailable: "the fixture instance shows no public IPv4 to set reverse DNS on" }
+        : { overrides: { "/rdns": fc.constant(null) } };
+    case "createPersonalAccessToken": {
+      if (fixtures.scopes === undefined) {
+        return {
+          unavailable:
+            "the target does not say the run token's scopes (X-OAuth-Scopes): a new token's are unknowable",
+        };
+      }
+      const now = Date.now();
+      const day = 86_400_000;
+      return {
+        overrides: {
+          "/label": label("token"),
+          "/scopes": fc.constant(fixtures.scopes),
+          "/expiry": fc.option(
+            fc.integer({ min: 1, max: 365 }).map((days) => isoSeconds(now + days * day)),
+            { nil: null },
+          ),
+        },
+      };
+    }
+    case "createOAuthClient":
+    case "updateOAuthClient":
+      return {
+        overrides: {
+          "/label": label("app"),
+          "/redirect_uri": fc.webUrl({ validSchemes: ["https"], withFragments: false }),
+        },
+      };
+    default:
+      return {};
+  }
+}
