@@ -8,6 +8,7 @@ import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
+import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { runConformance } from "../../runner/run.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { listOption, newRunId, readConfigFile } from "../options.ts";
@@ -141,6 +142,19 @@ function builder(yargs: Argv) {
       group: groups.output,
       describe: "console, json, junit, html, markdown (comma-separated; default: all)",
     })
+    .option("listen-driver", {
+      type: "string",
+      choices: ["reference", "command", "none"],
+      group: groups.behaviour,
+      describe:
+        "How workflow suites make a node listen: reference (loopback reference server; default there), command (real clouds), none (skip those steps)",
+    })
+    .option("listen-command", {
+      type: "string",
+      group: groups.behaviour,
+      describe:
+        "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
+    })
     .option("suite-options", {
       type: "string",
       hidden: true,
@@ -152,6 +166,12 @@ function builder(yargs: Argv) {
       if (args.ca !== undefined && args.insecure) throw new Error("give --ca or --insecure, not both");
       if (parseRatePolicy(String(args["rate-limit"])) === undefined)
         throw new Error(`--rate-limit ${args["rate-limit"]}: use auto, N/s or N/m`);
+      const listenProblem = listenFlagsProblem(
+        args["listen-driver"],
+        args["listen-command"],
+        args["base-url"],
+      );
+      if (listenProblem) throw new Error(listenProblem);
       for (const name of ["concurrency", "timeout"] as const) {
         if (!(Number.isInteger(args[name]) && (args[name] as number) > 0))
           throw new Error(`--${name} must be a positive integer`);
@@ -200,10 +220,13 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
-    suiteOptions:
+    suiteOptions: withListenFlags(
       typeof suiteOptions === "object" && suiteOptions !== null
         ? (suiteOptions as Record<string, unknown>)
         : {},
+      args["listen-driver"],
+      args["listen-command"],
+    ),
   };
 }
 

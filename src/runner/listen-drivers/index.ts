@@ -64,3 +64,43 @@ export function createListenDriver(options: ListenOptions, target: ListenTarget)
       return new NoListenDriver({ port: options.port });
   }
 }
+
+/** What is wrong with `--listen-driver`/`--listen-command` for this target, or undefined. */
+export function listenFlagsProblem(
+  driver: string | undefined,
+  command: string | undefined,
+  baseUrl: string | undefined,
+): string | undefined {
+  if (driver !== undefined && !listenDriverKinds.includes(driver as ListenDriverKind)) {
+    return `--listen-driver ${driver} is unknown: use ${listenDriverKinds.join(", ")}`;
+  }
+  if (driver === "command" && !command?.trim()) {
+    return "--listen-driver command needs --listen-command 'TEMPLATE' ({address}, {port}, {label})";
+  }
+  if (command !== undefined && driver !== undefined && driver !== "command") {
+    return `--listen-command is only used by --listen-driver command, not ${driver}`;
+  }
+  if (driver === "reference" && baseUrl !== undefined && !isLoopbackTarget({ baseUrl, embedded: false })) {
+    return `--listen-driver reference works only against the embedded or a loopback reference server, not ${baseUrl}`;
+  }
+  return undefined;
+}
+
+/** `suiteOptions` with the listen flags laid over its `listen` (flags win over a config file). */
+export function withListenFlags(
+  suiteOptions: Readonly<Record<string, unknown>>,
+  driver: string | undefined,
+  command: string | undefined,
+): Record<string, unknown> {
+  if (driver === undefined && command === undefined) return { ...suiteOptions };
+  const listen =
+    typeof suiteOptions.listen === "object" && suiteOptions.listen !== null ? suiteOptions.listen : {};
+  return {
+    ...suiteOptions,
+    listen: {
+      ...listen,
+      ...(driver === undefined ? {} : { driver }),
+      ...(command === undefined ? {} : { command }),
+    },
+  };
+}
