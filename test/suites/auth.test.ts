@@ -1,0 +1,58 @@
+/**
+ * The auth suite through the real runner: green on the clean reference (every case runs, every token and client it
+ * made is revoked at the end), red against each auth fault, naming the assertion that caught it.
+ */
+import { describe, expect, it } from "vitest";
+import { runSuites } from "../helpers/run-suites.ts";
+import { cases, expectCaught, expectGreen, faultsClaimedBy } from "./protocol-faults.ts";
+
+const suites = ["auth"];
+
+describe("auth suite", () => {
+  it("passes on the clean reference, runs every case and revokes what it made", async () => {
+    const run = await runSuites({ suites });
+    expectGreen(run);
+    expect(cases(run).map((event) => event.caseId)).toEqual([
+      "no-token",
+      "unknown-token",
+      "malformed-authorization",
+      "expired-token",
+      "scope-matrix",
+      "oauth-clients",
+      "code-exchange-urlencoded",
+      "code-reuse-refused",
+      "code-exchange-multipart",
+      "wrong-secret-refused",
+      "refresh",
+      "public-flow",
+    ]);
+    expect(cases(run).every((event) => event.status === "passed")).toBe(true);
+    // 11 matrix tokens, 1 expiring token, 2 OAuth clients.
+    expect(run.finished.cleanup.deleted).toBe(14);
+  });
+
+  it("skips the OAuth cases, saying why, when the run knows no login", async () => {
+    const run = await runSuites({ suites, suiteOptions: { login: { username: 7 } } });
+    const oauth = cases(run).filter((event) => /code|refresh|public-flow|secret/.test(event.caseId));
+    expect(oauth.length).toBeGreaterThan(0);
+    for (const event of oauth) {
+      expect(event.status).toBe("skipped");
+      expect(event.skipReason).toMatch(/no login credentials|no exchanged code|no refresh token/);
+    }
+  });
+
+  it("claims the auth faults", () => {
+    expect(faultsClaimedBy("auth").sort()).toEqual([
+      "accepted-scopes-header-missing",
+      "expired-token-accepted",
+      "expires-in-wrong",
+      "public-client-refresh-token",
+      "read-only-token-writes",
+      "refresh-token-reusable",
+    ]);
+  });
+
+  it.concurrent.each(faultsClaimedBy("auth"))("catches %s", async (faultId) => {
+    await expectCaught(suites, faultId);
+  });
+});
