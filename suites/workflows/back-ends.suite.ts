@@ -320,7 +320,9 @@ export default defineSuite({
         const setup = setupOf(t);
         const nodes = t.shared.get("nodes") as Node[] | undefined;
         if (!nodes) return t.skip("no two nodes: workflow 4 did not register them");
-        // Wait until the balancer has checked every node (none `Unknown` any more), so the count is not a guess.
+        // Give the balancer time to check every node (none `Unknown` any more), so the count is not read before
+        // a check could have counted them wrong. The description promises only the counts: nodes that stay
+        // `Unknown` are logged, not failed.
         await waitFor(
           t,
           "every node is eventually checked",
@@ -335,6 +337,8 @@ export default defineSuite({
                 (response?.json as { data?: { label?: unknown; status?: unknown }[] } | undefined)?.data ?? []
               ).map((node) => `${String(node.label)}: ${String(node.status)}`),
             ),
+          undefined,
+          false,
         );
         const read = await t.api.get(profilePath(setup));
         const status = nodesStatus(read);
