@@ -213,7 +213,7 @@ export default defineSuite({
         });
         expectDomainRefusal(
           t,
-          "an instance with root_pass password1",
+          "an instance with a weak root_pass",
           response,
           "root_pass",
           "/compute/instances/",
