@@ -130,7 +130,10 @@ export default defineSuite({
       id: "malformed-json",
       title: "Malformed JSON is refused with 400",
       run: async (t) => {
-        const targets = writeTargets(t, fixturesOf(t));
+        // Instance creation is rate-limited apart (10 per 30 s): those operations are left to the generated cases.
+        const targets = writeTargets(t, fixturesOf(t)).filter(
+          (target) => !costlyOperations.has(target.operation.operationId),
+        );
         for (const [index, target] of targets.entries()) {
           const response = await t.api.request(target.operation.method.toUpperCase(), target.path, {
             body: malformed[index % malformed.length],

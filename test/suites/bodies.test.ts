@@ -4,6 +4,7 @@
  * fault names in its `detectedBy`.
  */
 import { describe, expect, it } from "vitest";
+import { type Generated, mutationsOf } from "../../src/generators/case-meta.ts";
 import { faultRegistry } from "../../src/reference/faults/index.ts";
 import { describeProblems, runSuites } from "../helpers/run-suites.ts";
 
@@ -18,6 +19,40 @@ describe("body suites", () => {
     expect(cases.length).toBe(11);
     expect(run.finished.cleanup.failed).toEqual([]);
     expect(run.finished.cleanup.deleted).toBeGreaterThan(10);
+  });
+
+  it("a failure carries its shrunk counterexample, seed and replay, and the same seed reproduces it exactly", async () => {
+    const reproduce = async () => {
+      const run = await runSuites({ suites: ["invalid-bodies"], faults: ["error-field-missing"], seed: 5 });
+      const oneRule = run.problems.find((event) => event.caseId === "one-rule");
+      return oneRule?.reproduction;
+    };
+    const first = await reproduce();
+    expect(first).toBeDefined();
+    expect(first!.seed).toBeTypeOf("number");
+    expect(first!.path).toMatch(/^\d+(:\d+)*$/);
+    expect(first!.replay).toBe("conform run --suite invalid-bodies --seed 5");
+    const counterexample = first!.counterexample as Generated<unknown>;
+    expect(counterexample.meta.mode).toBe("negative");
+    expect(mutationsOf(counterexample.meta)[0]!.field).toBeTypeOf("string");
+    // Shrunk: the body holds little beyond the one broken field.
+    expect(Object.keys(counterexample.value as object).length).toBeLessThanOrEqual(2);
+    expect(await reproduce()).toEqual(first);
+  });
+
+  it("suiteOptions.runs bounds the generated requests", async () => {
+    const requests = async (runs: number) => {
+      const run = await runSuites({ suites: ["invalid-bodies"], suiteOptions: { runs } });
+      const oneRule = run.events.find(
+        (event) => event.type === "case-finished" && event.caseId === "one-rule",
+      );
+      return oneRule?.type === "case-finished" ? oneRule.exchangeCount : -1;
+    };
+    const once = await requests(1);
+    const thrice = await requests(3);
+    expect(once).toBeGreaterThanOrEqual(10);
+    expect(thrice).toBeGreaterThan(once);
+    expect(thrice).toBeLessThanOrEqual(3 * once);
   });
 
   it.each([
