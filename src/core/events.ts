@@ -94,6 +94,8 @@ export interface CaseFinished {
   readonly skipReason?: string;
   readonly error?: { readonly code: string; readonly message: string };
   readonly reproduction?: Reproduction;
+  /** What the case logged (`t.log`): transition times, command output; secrets scrubbed. */
+  readonly logs?: readonly string[];
 }
 
 export interface SuiteFinished {

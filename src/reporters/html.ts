@@ -140,9 +140,12 @@ function failureDetails(event: CaseFinished, index: number, insecure: boolean): 
           : html`<h4>Shrunk counterexample</h4><pre class="counterexample">${prettyValue(event.reproduction.counterexample)}</pre>`
       }${event.reproduction.replay ? html`<h4>Replay</h4><pre class="replay">${event.reproduction.replay}</pre>` : html``}`
     : html``;
+  const logs = event.logs?.length
+    ? html`<h3>Log</h3><pre class="logs">${event.logs.join("\n")}</pre>`
+    : html``;
   return html`<details class="failure ${event.status}" id="${anchor}" data-suite="${event.suiteId}" data-case="${event.caseId}">
 <summary>${statusBadge(event.status)} ${event.suiteId} › ${event.title} <span class="msg">${firstMessage(event)}</span></summary>
-${error}${checks}${reproduction}${event.exchanges.map((exchange) => exchangeDetails(exchange, insecure, anchor))}
+${error}${checks}${reproduction}${logs}${event.exchanges.map((exchange) => exchangeDetails(exchange, insecure, anchor))}
 </details>`;
 }
 

@@ -77,6 +77,7 @@ export interface JsonCase {
     readonly counterexample?: unknown;
     readonly replay?: string;
   };
+  readonly logs?: readonly string[];
 }
 
 export interface JsonSuite {
@@ -204,6 +205,7 @@ export function toJsonCase(event: CaseFinished): JsonCase {
             ...(event.reproduction.replay === undefined ? {} : { replay: event.reproduction.replay }),
           },
         }),
+    ...(event.logs === undefined || event.logs.length === 0 ? {} : { logs: event.logs }),
   };
 }
 

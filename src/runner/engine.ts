@@ -266,6 +266,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
       ...(skipReason ? { skipReason } : {}),
       ...(error ? { error } : {}),
       ...(recorder.reproduction ? { reproduction: recorder.reproduction } : {}),
+      ...(recorder.logs.length > 0 ? { logs: recorder.logs } : {}),
     });
   };
 
@@ -276,7 +277,9 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     bus.emit({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
     for (const entry of suite.cases) {
       let status: CaseStatus;
+      const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
       if (refusal) status = skipCase(suite, entry, refusal);
+      else if (excludedBy) status = skipCase(suite, entry, `excluded by --exclude-tag ${excludedBy}`);
       else if (signal.aborted) status = skipCase(suite, entry, "the run was interrupted");
       else if (config.maxFailures > 0 && failures >= config.maxFailures) {
         status = skipCase(suite, entry, `stopped after ${config.maxFailures} failing cases (--max-failures)`);

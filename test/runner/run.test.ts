@@ -55,6 +55,22 @@ describe("a run against the embedded reference server", () => {
   });
 });
 
+describe("case tags and logs", () => {
+  it("skips a case whose own tag is excluded, saying why, and reports what a case logged", async () => {
+    const { events } = await run({
+      suitePaths: [fixtures],
+      suites: ["tagged-case"],
+      excludeTags: ["beyond-description"],
+    });
+    const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
+    expect(cases.map((event) => [event.caseId, event.status, event.skipReason])).toEqual([
+      ["plain", "passed", undefined],
+      ["extra", "skipped", "excluded by --exclude-tag beyond-description"],
+    ]);
+    expect(cases[0]?.logs).toEqual([expect.stringMatching(/^regions answered in \d+ ms$/)]);
+  });
+});
+
 describe("a run against a target that breaks the contract", () => {
   let server: ReturnType<typeof createServer>;
   let baseUrl = "";

@@ -101,5 +101,6 @@ export function failureLines(event: CaseFinished, options: FailureTextOptions = 
     }
     if (reproduction.replay) lines.push(`${indent}replay: ${reproduction.replay}`);
   }
+  for (const log of event.logs ?? []) lines.push(`${indent}log: ${log}`);
   return lines;
 }
