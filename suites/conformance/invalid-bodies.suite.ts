@@ -22,6 +22,7 @@ import { createFixtures, fixturePort, fixturesOf, isSuccess } from "./support/bo
 import {
   costlyOperations,
   errorFields,
+  redactWriteOnly,
   registerCreated,
   send,
   written,
@@ -72,6 +73,14 @@ function invalidBodies(t: CaseContext, rules: 1 | "several") {
           rules: rules === 1 ? 1 : { min: 2, max: 3 },
         }),
         runs: runsFor(target, settings.runs),
+        show: (generated) => ({
+          ...generated,
+          value: redactWriteOnly(
+            target.schema,
+            generated.value,
+            mutationsOf(generated.meta).map((mutation) => mutation.pointer),
+          ),
+        }),
         run: async (generated) => {
           const response = await send(t, target.operation, target.path, generated.value);
           const id = target.operation.operationId;

@@ -15,6 +15,7 @@ import {
   costlyOperations,
   declaredInRead,
   findInList,
+  redactWriteOnly,
   registerCreated,
   send,
   written,
@@ -30,13 +31,6 @@ function writeOnlyValues(target: WriteTarget, body: Record<string, unknown>): st
   return Object.entries(body)
     .filter(([name, value]) => target.schema.properties?.[name]?.writeOnly && typeof value === "string")
     .map(([, value]) => value as string);
-}
-
-function redacted(target: WriteTarget, body: Record<string, unknown>): Record<string, unknown> {
-  const shown = { ...body };
-  for (const name of Object.keys(shown))
-    if (target.schema.properties?.[name]?.writeOnly) shown[name] = "<REDACTED>";
-  return shown;
 }
 
 async function writeAndReadBack(
@@ -153,7 +147,7 @@ export default defineSuite({
               arbitrary: requestBody(target.schema, target.constraints),
               runs: costlyOperations.has(target.operation.operationId) ? 1 : settings.runs,
               run: (generated) => writeAndReadBack(t, target, generated.value),
-              show: (generated) => ({ ...generated, value: redacted(target, generated.value) }),
+              show: (generated) => ({ ...generated, value: redactWriteOnly(target.schema, generated.value) }),
             }),
           ),
         );

@@ -210,3 +210,13 @@ export function errorFields(response: LiveResponse): string[] {
     ? errors.map((error) => error?.field).filter((field): field is string => typeof field === "string")
     : [];
 }
+
+/** A body as reports may show it: write-only values (passwords, keys) redacted, except at `keep` (broken on purpose). */
+export function redactWriteOnly(schema: BodySchema, body: unknown, keep: readonly string[] = []): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const shown: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  for (const name of Object.keys(shown)) {
+    if (schema.properties?.[name]?.writeOnly && !keep.includes(`/${name}`)) shown[name] = "<REDACTED>";
+  }
+  return shown;
+}
