@@ -78,6 +78,7 @@ describe("conform run", () => {
     const result = await cli([...args, "--report-dir", reportDir]);
     expect(result.code).toBe(2);
     expect(result.err).toMatch(message);
+    expect(result.err).not.toMatch(/unexpected error|\n\s+at /);
   });
 
   it("reads options from a YAML config file, with flags winning", async () => {

@@ -46,8 +46,8 @@ function builder(yargs: Argv) {
     .option("timeout", { type: "number", default: 30_000, describe: "Per-request timeout, in ms" })
     .check((args) => {
       if (args.token !== undefined && args["token-env"] !== undefined)
-        throw new Error("give --token or --token-env, not both");
-      if (args.ca !== undefined && args.insecure) throw new Error("give --ca or --insecure, not both");
+        throw new ConfigError("give --token or --token-env, not both");
+      if (args.ca !== undefined && args.insecure) throw new ConfigError("give --ca or --insecure, not both");
       return true;
     })
     .example(

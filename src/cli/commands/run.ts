@@ -162,19 +162,19 @@ function builder(yargs: Argv) {
     })
     .check((args) => {
       if (args.token !== undefined && args["token-env"] !== undefined)
-        throw new Error("give --token or --token-env, not both");
-      if (args.ca !== undefined && args.insecure) throw new Error("give --ca or --insecure, not both");
+        throw new ConfigError("give --token or --token-env, not both");
+      if (args.ca !== undefined && args.insecure) throw new ConfigError("give --ca or --insecure, not both");
       if (parseRatePolicy(String(args["rate-limit"])) === undefined)
-        throw new Error(`--rate-limit ${args["rate-limit"]}: use auto, N/s or N/m`);
+        throw new ConfigError(`--rate-limit ${args["rate-limit"]}: use auto, N/s or N/m`);
       const listenProblem = listenFlagsProblem(
         args["listen-driver"],
         args["listen-command"],
         args["base-url"],
       );
-      if (listenProblem) throw new Error(listenProblem);
+      if (listenProblem) throw new ConfigError(listenProblem);
       for (const name of ["concurrency", "timeout"] as const) {
         if (!(Number.isInteger(args[name]) && (args[name] as number) > 0))
-          throw new Error(`--${name} must be a positive integer`);
+          throw new ConfigError(`--${name} must be a positive integer`);
       }
       return true;
     })
