@@ -21,9 +21,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .version(false)
     .wrap(Math.min(110, process.stdout.columns || 110))
     .fail((message, error) => {
-      // yargs calls this for parse errors; a handler's own errors are rethrown below.
-      if (error) throw error;
-      process.stderr.write(`conform: ${message}\nRun \`conform --help\` for usage.\n`);
+      // yargs calls this for its own parse and validation errors (YError, e.g. an unreadable config file) and
+      // for errors thrown by handlers and checks: those are rethrown and reported below.
+      if (error && error.name !== "YError") throw error;
+      process.stderr.write(`conform: ${message ?? error?.message}\nRun \`conform --help\` for usage.\n`);
       exitCode = ExitCode.toolkitError;
     });
   for (const command of commands) cli.command(command);
