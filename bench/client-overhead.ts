@@ -1,0 +1,236 @@
+/**
+ * Section 2: client overhead. The same N requests to the same reference endpoint (the filtered list of
+ * workload.ts), at the same concurrency:
+ * (a) through the runner (`runConformance` with bench-only suites loaded by `suitePaths`): pacing, the HTTP
+ *     client recording and redacting every exchange, every built-in check on every exchange, the event stream
+ *     and the JSON reporter listening;
+ * (b) through a raw undici Pool that only reads each body.
+ * Each repetition runs (a) then (b), so drift on the machine hits both; the ratio is taken per repetition.
+ * Besides throughput, the client process's CPU time per request tells the overhead even when the server is the
+ * bottleneck.
+ * @module
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { RunEvent } from "../src/core/events.ts";
+import { createReporters } from "../src/reporters/index.ts";
+import { type RunConfig, runConfigDefaults } from "../src/runner/config.ts";
+import { runConformance } from "../src/runner/run.ts";
+import { bundledSpecPath } from "../src/spec/bundled.ts";
+import { collectGarbage, type Summary, summarize } from "./measure.ts";
+import { writeOverheadSuites } from "./overhead-suite.ts";
+import { createPool, rawLoad } from "./raw-client.ts";
+import type { ServerChild } from "./server-child.ts";
+import { filteredList, filteredListRequest } from "./workload.ts";
+
+export interface OverheadOptions {
+  readonly concurrency: number;
+  readonly requests: number;
+  readonly requestsPerCase: number;
+  readonly warmupRequests: number;
+  readonly reps: number;
+  /** Stop starting repetitions after this long (at least 2 run). */
+  readonly maxMs: number;
+}
+
+export interface OverheadSample {
+  readonly requests: number;
+  readonly perSecond: number;
+  readonly clientCpuUsPerRequest: number;
+  /** Answers by status. */
+  readonly statuses: Readonly<Record<string, number>>;
+}
+
+export interface ClientOverheadResult {
+  readonly endpoint: string;
+  readonly concurrency: number;
+  readonly requests: number;
+  readonly runner: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
+  readonly raw: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
+  /** (a)/(b) throughput, per repetition. */
+  readonly ratio: Summary;
+  /** (b)/(a) client CPU per request: the share of the raw client's CPU cost the runner adds on top, inverted. */
+  readonly cpuRatio: Summary;
+  /** Check outcomes in the last runner repetition: every check ran on every exchange, and what they said. */
+  readonly checks: { readonly passed: number; readonly failed: number; readonly casesFailed: number };
+  readonly valid: boolean;
+  readonly problems: readonly string[];
+  readonly cutShort: boolean;
+}
+
+const discard = () =>
+  new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
+
+/** One run of (a): N requests through the runner; times and CPU taken from `run-started` to `run-finished`. */
+async function throughRunner(
+  server: ServerChild,
+  caFile: string,
+  suites: { dir: string; ids: string[]; requests: number },
+  concurrency: number,
+  reportRoot: string,
+): Promise<OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number }> {
+  const config: RunConfig = {
+    ...runConfigDefaults,
+    specPath: bundledSpecPath,
+    baseUrl: server.baseUrl,
+    token: server.token,
+    caFile,
+    suitePaths: [suites.dir],
+    suites: suites.ids,
+    concurrency,
+    seed: 1,
+    reportDir: reportRoot,
+    reporters: ["json"],
+  };
+  const runId = `bench-${Date.now()}`;
+  const reporters = createReporters(config.reporters, {
+    outputDir: join(reportRoot, runId),
+    stream: discard(),
+    isTTY: false,
+    ci: true,
+    mirrorLatest: false,
+  });
+  const statuses: Record<string, number> = {};
+  let started = 0;
+  let finished = 0;
+  let cpuBefore = process.cpuUsage();
+  let cpu = { user: 0, system: 0 };
+  let passedChecks = 0;
+  let failedChecks = 0;
+  const listener = (event: RunEvent) => {
+    if (event.type === "run-started") {
+      started = performance.now();
+      cpuBefore = process.cpuUsage();
+    } else if (event.type === "exchange") {
+      const status = String(event.exchange.response?.status ?? event.exchange.error?.code);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    } else if (event.type === "check") {
+      if (event.result.outcome.status === "passed") passedChecks += 1;
+      else if (event.result.outcome.status === "failed") failedChecks += 1;
+    } else if (event.type === "run-finished") {
+      finished = performance.now();
+      cpu = process.cpuUsage(cpuBefore);
+    }
+    return reporters.emit(event);
+  };
+  const result = await runConformance(config, {
+    runId,
+    listeners: [listener],
+    signal: new AbortController().signal,
+    toolVersion: "bench",
+  });
+  await reporters.close();
+  const elapsedMs = finished - started;
+  return {
+    requests: result.exchanges,
+    perSecond: (result.exchanges / elapsedMs) * 1000,
+    clientCpuUsPerRequest: (cpu.user + cpu.system) / Math.max(1, result.exchanges),
+    statuses,
+    passedChecks,
+    failedChecks,
+    casesFailed: result.counts.failed + result.counts.errored,
+  };
+}
+
+async function throughRaw(server: ServerChild, count: number, concurrency: number): Promise<OverheadSample> {
+  const request = filteredListRequest(server.baseUrl, server.token);
+  const pool = createPool(new URL(server.baseUrl).origin, server.certificatePem, concurrency);
+  try {
+    const result = await rawLoad(pool, { ...request, concurrency, count, maxMs: 120_000 });
+    return {
+      requests: result.requests,
+      perSecond: result.perSecond,
+      clientCpuUsPerRequest: result.clientCpuUs / Math.max(1, result.requests),
+      statuses: result.statuses,
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+export async function benchClientOverhead(
+  server: ServerChild,
+  options: OverheadOptions,
+): Promise<ClientOverheadResult> {
+  const work = mkdtempSync(join(tmpdir(), "conform-bench-overhead-"));
+  const caFile = join(work, "ca.pem");
+  writeFileSync(caFile, server.certificatePem);
+  const request = { path: filteredList.path, query: filteredList.query, filter: filteredList.filter };
+  const suites = writeOverheadSuites(options.concurrency, options.requests, options.requestsPerCase, request);
+  const warmupSuites = writeOverheadSuites(
+    options.concurrency,
+    options.warmupRequests,
+    options.requestsPerCase,
+    request,
+  );
+  const problems: string[] = [];
+  try {
+    // Warm-up: both paths, unmeasured, long enough for the JIT to settle (a fresh process runs slow for ~1 s).
+    await throughRunner(server, caFile, warmupSuites, options.concurrency, work);
+    await throughRaw(server, options.warmupRequests, options.concurrency);
+
+    const runner: (OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number })[] =
+      [];
+    const raw: OverheadSample[] = [];
+    const started = performance.now();
+    let cutShort = false;
+    for (let rep = 0; rep < options.reps; rep += 1) {
+      if (rep >= 2 && performance.now() - started > options.maxMs) {
+        cutShort = true;
+        break;
+      }
+      collectGarbage();
+      runner.push(await throughRunner(server, caFile, suites, options.concurrency, work));
+      collectGarbage();
+      raw.push(await throughRaw(server, suites.requests, options.concurrency));
+    }
+    for (const [name, samples] of [
+      ["runner", runner],
+      ["raw", raw],
+    ] as const) {
+      for (const sample of samples) {
+        const other = Object.keys(sample.statuses).filter((status) => status !== "200");
+        if (other.length > 0)
+          problems.push(`${name}: answers other than 200: ${JSON.stringify(sample.statuses)}`);
+        if (sample.requests !== suites.requests)
+          problems.push(`${name}: ${sample.requests} requests instead of ${suites.requests}`);
+      }
+    }
+    const last = runner.at(-1);
+    return {
+      endpoint: filteredList.describe,
+      concurrency: options.concurrency,
+      requests: suites.requests,
+      runner: {
+        perSecond: summarize(runner.map((sample) => sample.perSecond)),
+        cpuUsPerRequest: summarize(runner.map((sample) => sample.clientCpuUsPerRequest)),
+      },
+      raw: {
+        perSecond: summarize(raw.map((sample) => sample.perSecond)),
+        cpuUsPerRequest: summarize(raw.map((sample) => sample.clientCpuUsPerRequest)),
+      },
+      ratio: summarize(runner.map((sample, index) => sample.perSecond / raw[index]!.perSecond)),
+      cpuRatio: summarize(
+        runner.map((sample, index) => raw[index]!.clientCpuUsPerRequest / sample.clientCpuUsPerRequest),
+      ),
+      checks: {
+        passed: last?.passedChecks ?? 0,
+        failed: last?.failedChecks ?? 0,
+        casesFailed: last?.casesFailed ?? 0,
+      },
+      valid: problems.length === 0,
+      problems: [...new Set(problems)],
+      cutShort,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(suites.dir, { recursive: true, force: true });
+    rmSync(warmupSuites.dir, { recursive: true, force: true });
+  }
+}

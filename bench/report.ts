@@ -1,0 +1,298 @@
+/**
+ * The bench's results record (written to `bench/results/<date>.json`), the goals judged from it, and the printed
+ * table. Goals are judged from the figures, never assumed: a goal whose section did not run is `null` (not
+ * judged), and says why.
+ * @module
+ */
+import type { ClientOverheadResult } from "./client-overhead.ts";
+import type { FullRunResult } from "./full-run.ts";
+import type { FuzzResult } from "./fuzz.ts";
+import {
+  formatBytes,
+  formatMs,
+  formatRate,
+  formatSummary,
+  type MachineInfo,
+  renderTable,
+  type Summary,
+} from "./measure.ts";
+import type { ServerCell } from "./reference-server.ts";
+import type { SpecLoadingResult } from "./spec-loading.ts";
+
+export interface SyntheticFigures {
+  readonly bytes: number;
+  readonly operations: number;
+  readonly schemas: number;
+  readonly maxResponseRefDepth: number;
+  readonly generateMs: number;
+}
+
+export interface BenchResults {
+  readonly schemaVersion: 1;
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly machine: MachineInfo;
+  /** 1-minute load average before each section and at the end: other work on the machine skews the figures. */
+  readonly loadAverage: Readonly<Record<string, number>>;
+  readonly quick: boolean;
+  readonly synthetic?: SyntheticFigures;
+  readonly specLoading?: readonly SpecLoadingResult[];
+  readonly clientOverhead?: ClientOverheadResult;
+  readonly referenceServer?: readonly ServerCell[];
+  readonly fuzz?: FuzzResult;
+  readonly fullRun?: FullRunResult;
+  readonly goals: readonly Goal[];
+}
+
+export interface Goal {
+  readonly section: number;
+  readonly goal: string;
+  /** What was measured, in words; or why it was not. */
+  readonly measured: string;
+  /** null: not judged (the section did not run, or could not measure validly). */
+  readonly met: boolean | null;
+}
+
+type Partial = Omit<BenchResults, "goals">;
+
+export function judgeGoals(results: Partial): Goal[] {
+  const goals: Goal[] = [];
+  const synthetic = results.specLoading?.find((result) => result.name === "synthetic");
+  if (synthetic) {
+    const cold = "error" in synthetic.memory ? undefined : synthetic.memory.coldLoadMs.median;
+    // Judged on the cold figure (a fresh process, as a CLI start pays it), the stricter of the two.
+    const judged = cold ?? synthetic.loadMs.median;
+    goals.push({
+      section: 1,
+      goal: "the large description (~1 MB, 300+ operations) loaded, validated and indexed in under 2 s",
+      measured: `cold ${cold === undefined ? "n/a" : formatMs(cold)} (fresh process), warm ${formatMs(synthetic.loadMs.median)}`,
+      met: judged < 2000,
+    });
+  } else
+    goals.push({
+      section: 1,
+      goal: "large description indexed in under 2 s",
+      measured: "not run",
+      met: null,
+    });
+
+  const overhead = results.clientOverhead;
+  goals.push(
+    overhead
+      ? {
+          section: 2,
+          goal: "runner throughput at least 0.8 of the raw undici Pool's, (a)/(b) >= 0.8",
+          measured: overhead.valid
+            ? `${overhead.ratio.median.toFixed(2)} (client CPU per request ${overhead.runner.cpuUsPerRequest.median.toFixed(0)} µs vs ${overhead.raw.cpuUsPerRequest.median.toFixed(0)} µs)`
+            : `invalid measurement: ${overhead.problems.join("; ")}`,
+          met: overhead.valid ? overhead.ratio.median >= 0.8 : null,
+        }
+      : { section: 2, goal: "(a)/(b) >= 0.8", measured: "not run", met: null },
+  );
+
+  const fuzz = results.fuzz;
+  goals.push(
+    fuzz?.available
+      ? {
+          section: 4,
+          goal: "fuzz campaign memory flat after 50,000 requests",
+          measured: `peak RSS ${formatBytes(fuzz.peakRssBytes)} after ${fuzz.requests} requests`,
+          met: fuzz.memoryFlat,
+        }
+      : {
+          section: 4,
+          goal: "fuzz campaign memory flat after 50,000 requests",
+          measured: fuzz ? fuzz.reason : "not run",
+          met: null,
+        },
+  );
+
+  const full = results.fullRun;
+  goals.push(
+    full && full.wallMs.n > 0
+      ? {
+          section: 5,
+          goal: "the full default run (npm start) under 30 s",
+          measured:
+            full.problems.length > 0
+              ? `invalid: ${full.problems.join("; ")}`
+              : `${formatMs(full.wallMs.median)} wall, peak RSS ${formatBytes(full.maxRssBytes.median)}`,
+          met: full.problems.length > 0 ? null : full.wallMs.median < 30_000,
+        }
+      : { section: 5, goal: "the full default run under 30 s", measured: "not run", met: null },
+  );
+  return goals;
+}
+
+const ms = (summary: Summary) => formatSummary(summary, formatMs);
+const rate = (summary: Summary) => formatSummary(summary, formatRate);
+const bytes = (summary: Summary) => formatSummary(summary, formatBytes);
+const micros = (summary: Summary) => formatSummary(summary, (value) => `${value.toFixed(0)} µs`);
+
+export function renderReport(results: BenchResults): string {
+  const out: string[] = [];
+  const { machine } = results;
+  out.push(
+    `conform bench, ${results.startedAt}${results.quick ? " (--quick: fewer repetitions, figures are rough)" : ""}`,
+    `machine: ${machine.cpuModel}, ${machine.cores} cores, ${formatBytes(machine.memoryBytes)} RAM; Node ${machine.node} (V8 ${machine.v8}); ${machine.os}`,
+    `load average (1 min) ${Object.entries(results.loadAverage)
+      .map(([at, value]) => `${at} ${value.toFixed(2)}`)
+      .join(", ")}`,
+    "figures: median (min–max, spread = (max-min)/median) over the repetitions shown",
+    "",
+  );
+
+  out.push("1. Spec loading (warm: after warm-up runs, in this process; cold: fresh processes)");
+  if (results.synthetic) {
+    const s = results.synthetic;
+    out.push(
+      `   synthetic description: ${formatBytes(s.bytes)} YAML, ${s.operations} operations, ${s.schemas} schemas, responses up to ${s.maxResponseRefDepth} $refs deep (generated in ${formatMs(s.generateMs)})`,
+    );
+  }
+  if (results.specLoading) {
+    out.push(
+      indent(
+        renderTable(
+          ["description", "size", "ops", "load+validate+index (warm)", "cold load", "runs"],
+          results.specLoading.map((result) => [
+            result.name,
+            formatBytes(result.bytes),
+            String(result.operations),
+            ms(result.loadMs),
+            "error" in result.memory ? "n/a" : ms(result.memory.coldLoadMs),
+            `${result.loadMs.n}${result.cutShort ? " (time budget)" : ""}`,
+          ]),
+        ),
+      ),
+      "",
+      indent(
+        renderTable(
+          [
+            "description",
+            "first validator (incl. ajv setup)",
+            "all validators (warm)",
+            "count",
+            "per validator",
+            "peak RSS (cold, all compiled)",
+          ],
+          results.specLoading.map((result) => [
+            result.name,
+            ms(result.firstValidatorMs),
+            ms(result.allValidatorsMs),
+            String(result.validators),
+            formatMs(
+              (result.firstValidatorMs.median + result.allValidatorsMs.median) /
+                Math.max(1, result.validators),
+            ),
+            "error" in result.memory
+              ? `error: ${result.memory.error}`
+              : `${bytes(result.memory.peakRssBytes)} (${formatBytes(result.memory.baselineRssBytes.median)} before loading)`,
+          ]),
+        ),
+      ),
+    );
+  } else out.push("   not run");
+  out.push("");
+
+  const overhead = results.clientOverhead;
+  out.push("2. Client overhead: the same requests to the same reference endpoint, same concurrency");
+  if (overhead) {
+    out.push(
+      `   ${overhead.requests} x ${overhead.endpoint}, ${overhead.concurrency} concurrent, ${overhead.ratio.n} repetitions${overhead.cutShort ? " (time budget)" : ""}`,
+      indent(
+        renderTable(
+          ["client", "requests/s", "client CPU per request"],
+          [
+            [
+              "(a) runner: engine, every check, exchanges recorded, JSON reporter",
+              rate(overhead.runner.perSecond),
+              micros(overhead.runner.cpuUsPerRequest),
+            ],
+            [
+              "(b) raw undici Pool, body read as text",
+              rate(overhead.raw.perSecond),
+              micros(overhead.raw.cpuUsPerRequest),
+            ],
+            [
+              "(a)/(b)",
+              formatSummary(overhead.ratio, (value) => value.toFixed(2)),
+              `(b)/(a) ${formatSummary(overhead.cpuRatio, (value) => value.toFixed(2))}`,
+            ],
+          ],
+        ),
+      ),
+      `   checks in the last runner repetition: ${overhead.checks.passed} passed, ${overhead.checks.failed} failed; failed cases ${overhead.checks.casesFailed}`,
+      ...overhead.problems.map((problem) => `   INVALID: ${problem}`),
+    );
+  } else out.push("   not run");
+  out.push("");
+
+  out.push("3. Reference server, driven by the raw client (server in its own process)");
+  if (results.referenceServer) {
+    out.push(
+      indent(
+        renderTable(
+          ["request", "concurrent", "requests/s", "server CPU per request", "requests/rep"],
+          results.referenceServer.map((cell) => [
+            `${cell.endpoint}${cell.valid ? "" : ` INVALID ${JSON.stringify(cell.statuses)}`}`,
+            String(cell.concurrency),
+            rate(cell.perSecond),
+            micros(cell.serverCpuUsPerRequest),
+            String(cell.requestsPerRep),
+          ]),
+        ),
+      ),
+    );
+  } else out.push("   not run");
+  out.push("");
+
+  out.push("4. Fuzz campaign (conform fuzz filters)");
+  const fuzz = results.fuzz;
+  if (!fuzz) out.push("   not run");
+  else if (!fuzz.available) out.push(`   ${fuzz.reason}`);
+  else {
+    out.push(
+      `   ${formatRate(fuzz.casesPerSecond)} cases, ${formatRate(fuzz.requestsPerSecond)} requests; peak RSS ${formatBytes(fuzz.peakRssBytes)} after ${fuzz.requests} requests; memory ${fuzz.memoryFlat ? "flat" : "GROWING"}`,
+    );
+  }
+  out.push("");
+
+  out.push(
+    "5. Full default run (npm start: every suite against the embedded reference), fresh process, no warm-up",
+  );
+  const full = results.fullRun;
+  if (full?.last) {
+    out.push(
+      indent(
+        renderTable(
+          ["wall time", "peak RSS (maxRSS)", "CPU time", "runs", "last run"],
+          [
+            [
+              ms(full.wallMs),
+              bytes(full.maxRssBytes),
+              ms(full.cpuMs),
+              `${full.wallMs.n}${full.cutShort ? " (time budget)" : ""}`,
+              `exit ${full.last.exitCode}, ${full.last.status}, ${full.last.exchanges} exchanges, cases ${JSON.stringify(full.last.counts)}`,
+            ],
+          ],
+        ),
+      ),
+      ...full.problems.map((problem) => `   INVALID: ${problem}`),
+    );
+  } else out.push("   not run");
+  out.push("");
+
+  out.push("Goals");
+  for (const goal of results.goals) {
+    const mark = goal.met === null ? "[NOT JUDGED]" : goal.met ? "[MET]" : "[MISSED]";
+    out.push(`  ${mark.padEnd(12)} ${goal.section}. ${goal.goal}: ${goal.measured}`);
+  }
+  return out.join("\n");
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => `   ${line}`)
+    .join("\n");
+}

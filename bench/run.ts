@@ -1,0 +1,157 @@
+/**
+ * `npm run bench`: measures the toolkit in one process tree and one run, prints a table and writes
+ * `bench/results/<date>.json` (method: BENCHMARKS.md). Sections:
+ * 1. spec loading (bundled and a generated ~1 MB description), 2. client overhead (runner vs raw undici Pool),
+ * 3. the reference server's throughput, 4. a fuzz campaign (when `conform fuzz filters` exists), 5. the full
+ * default run. Every loop is bounded by a count and a time budget; only loopback is ever contacted.
+ *
+ * Options: `--quick` (few repetitions, nothing written: a smoke check), `--sections 1,2,5`, `--no-save`.
+ * @module
+ */
+import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { bundledSpecPath } from "../src/spec/bundled.ts";
+import { benchClientOverhead } from "./client-overhead.ts";
+import { benchFullRun } from "./full-run.ts";
+import { benchFuzz } from "./fuzz.ts";
+import { machineInfo } from "./measure.ts";
+import { createPool } from "./raw-client.ts";
+import { benchReferenceServer } from "./reference-server.ts";
+import { type BenchResults, judgeGoals, renderReport, type SyntheticFigures } from "./report.ts";
+import { startServerChild } from "./server-child.ts";
+import { benchSpecLoading } from "./spec-loading.ts";
+import { maxResponseRefDepth, writeSyntheticSpec } from "./synthetic-spec.ts";
+import { seed } from "./workload.ts";
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    sections: { type: "string", default: "1,2,3,4,5" },
+    save: { type: "boolean", default: true },
+  },
+  allowNegative: true,
+  strict: true,
+});
+const quick = values.quick;
+const sections = new Set(values.sections.split(",").map((part) => Number(part.trim())));
+
+/** Repetitions and budgets: enough for a stable median in a few minutes on 2 cores. */
+const plan = quick
+  ? {
+      spec: { warmup: 1, reps: 3, maxMs: 10_000, coldRuns: 1 },
+      overhead: {
+        concurrency: 8,
+        requests: 1000,
+        requestsPerCase: 20,
+        warmupRequests: 500,
+        reps: 2,
+        maxMs: 10_000,
+      },
+      server: { concurrencies: [1, 16], count: 2000, repMs: 300, warmupMs: 300, reps: 3, maxMs: 3000 },
+      fullRun: { reps: 1, maxMs: 60_000, timeoutMs: 120_000 },
+    }
+  : {
+      spec: { warmup: 2, reps: 7, maxMs: 20_000, coldRuns: 3 },
+      overhead: {
+        concurrency: 8,
+        requests: 4000,
+        requestsPerCase: 20,
+        warmupRequests: 2000,
+        reps: 5,
+        maxMs: 45_000,
+      },
+      server: { concurrencies: [1, 16], count: 20_000, repMs: 1000, warmupMs: 1000, reps: 5, maxMs: 8000 },
+      fullRun: { reps: 3, maxMs: 90_000, timeoutMs: 120_000 },
+    };
+
+const started = performance.now();
+const startedAt = new Date();
+const loadAverage: Record<string, number> = {};
+const markLoad = (at: string) => {
+  loadAverage[at] = loadavg()[0] ?? 0;
+};
+const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+let results: Omit<BenchResults, "goals"> = {
+  schemaVersion: 1,
+  startedAt: startedAt.toISOString(),
+  durationMs: 0,
+  machine: machineInfo(),
+  loadAverage,
+  quick,
+};
+
+if (sections.has(1)) {
+  markLoad("section 1");
+  progress("1. spec loading: generating the synthetic description");
+  const generateStarted = performance.now();
+  const synthetic = writeSyntheticSpec();
+  const figures: SyntheticFigures = {
+    bytes: synthetic.bytes,
+    operations: synthetic.operations,
+    schemas: synthetic.schemas,
+    maxResponseRefDepth: maxResponseRefDepth(synthetic.document),
+    generateMs: performance.now() - generateStarted,
+  };
+  progress("1. spec loading: measuring");
+  const specLoading = await benchSpecLoading(
+    [
+      { name: "bundled", path: bundledSpecPath, bytes: statSync(bundledSpecPath).size },
+      { name: "synthetic", path: synthetic.path, bytes: synthetic.bytes },
+    ],
+    plan.spec,
+  );
+  results = { ...results, synthetic: figures, specLoading };
+}
+
+if (sections.has(2) || sections.has(3)) {
+  progress("starting the reference server in a child process and seeding it");
+  const server = await startServerChild();
+  try {
+    const pool = createPool(new URL(server.baseUrl).origin, server.certificatePem, 4);
+    await seed(pool, server.baseUrl, server.token);
+    await pool.close();
+    if (sections.has(2)) {
+      markLoad("section 2");
+      progress("2. client overhead: runner vs raw undici Pool");
+      results = { ...results, clientOverhead: await benchClientOverhead(server, plan.overhead) };
+    }
+    if (sections.has(3)) {
+      markLoad("section 3");
+      progress("3. reference server throughput");
+      results = { ...results, referenceServer: await benchReferenceServer(server, plan.server) };
+    }
+  } finally {
+    await server.close();
+  }
+}
+
+if (sections.has(4)) {
+  markLoad("section 4");
+  progress("4. fuzz campaign");
+  results = { ...results, fuzz: await benchFuzz() };
+}
+
+if (sections.has(5)) {
+  markLoad("section 5");
+  progress("5. full default run");
+  results = { ...results, fullRun: await benchFullRun(plan.fullRun) };
+}
+
+markLoad("end");
+results = { ...results, durationMs: performance.now() - started };
+const final: BenchResults = { ...results, goals: judgeGoals(results) };
+process.stdout.write(`${renderReport(final)}\n`);
+
+if (values.save && !quick) {
+  const dir = fileURLToPath(new URL("./results/", import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${startedAt.toISOString().slice(0, 10)}.json`);
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(final, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+  process.stdout.write(`\nresults written to ${file}\n`);
+}
+process.stdout.write(`bench took ${(final.durationMs / 1000).toFixed(0)} s\n`);

@@ -1,0 +1,113 @@
+/**
+ * The bench judges goals from its figures, never assumes them: a section that did not run, or measured
+ * something invalid, is "not judged"; the fuzz section says "not yet available" until the command exists.
+ */
+import { describe, expect, it } from "vitest";
+import type { ClientOverheadResult } from "../../bench/client-overhead.ts";
+import type { FullRunResult } from "../../bench/full-run.ts";
+import { machineInfo, summarize } from "../../bench/measure.ts";
+import { type BenchResults, judgeGoals, renderReport } from "../../bench/report.ts";
+import type { SpecLoadingResult } from "../../bench/spec-loading.ts";
+
+const base = {
+  schemaVersion: 1 as const,
+  startedAt: "2026-01-01T00:00:00.000Z",
+  durationMs: 1,
+  machine: machineInfo(),
+  loadAverage: { end: 0.5 },
+  quick: false,
+};
+
+const synthetic = (coldMs: number, warmMs: number): SpecLoadingResult => ({
+  name: "synthetic",
+  bytes: 1_100_000,
+  operations: 327,
+  validators: 464,
+  loadMs: summarize([warmMs]),
+  firstValidatorMs: summarize([50]),
+  allValidatorsMs: summarize([1500]),
+  memory: {
+    peakRssBytes: summarize([300e6]),
+    baselineRssBytes: summarize([90e6]),
+    coldLoadMs: summarize([coldMs]),
+    coldAllValidatorsMs: summarize([2000]),
+  },
+  cutShort: false,
+});
+
+const overhead = (ratio: number, valid = true): ClientOverheadResult => ({
+  endpoint: "GET /x",
+  concurrency: 8,
+  requests: 100,
+  runner: { perSecond: summarize([ratio * 1000]), cpuUsPerRequest: summarize([500]) },
+  raw: { perSecond: summarize([1000]), cpuUsPerRequest: summarize([100]) },
+  ratio: summarize([ratio]),
+  cpuRatio: summarize([0.2]),
+  checks: { passed: 900, failed: 0, casesFailed: 0 },
+  valid,
+  problems: valid ? [] : ["raw: answers other than 200"],
+  cutShort: false,
+});
+
+const fullRun = (wallMs: number, exitCode = 0): FullRunResult => ({
+  command: "conform run",
+  wallMs: summarize([wallMs]),
+  maxRssBytes: summarize([300e6]),
+  cpuMs: summarize([wallMs / 2]),
+  last: { wallMs, maxRssBytes: 300e6, cpuMs: 1, exitCode, status: "passed", counts: {}, exchanges: 10 },
+  problems: exitCode > 1 ? [`conform run exited ${exitCode}`] : [],
+  cutShort: false,
+});
+
+describe("judgeGoals", () => {
+  it("judges each goal from its figure", () => {
+    const goals = judgeGoals({
+      ...base,
+      specLoading: [synthetic(900, 300)],
+      clientOverhead: overhead(0.85),
+      fuzz: { available: false, reason: "not yet available: no command" },
+      fullRun: fullRun(12_000),
+    });
+    expect(goals.map((goal) => [goal.section, goal.met])).toEqual([
+      [1, true],
+      [2, true],
+      [4, null],
+      [5, true],
+    ]);
+    expect(goals.find((goal) => goal.section === 4)?.measured).toContain("not yet available");
+  });
+
+  it("misses what the figures miss: a cold load over 2 s even when warm is under, a low ratio, a slow run", () => {
+    const goals = judgeGoals({
+      ...base,
+      specLoading: [synthetic(2100, 400)],
+      clientOverhead: overhead(0.5),
+      fullRun: fullRun(31_000),
+    });
+    expect(goals.filter((goal) => goal.met === false).map((goal) => goal.section)).toEqual([1, 2, 5]);
+  });
+
+  it("does not judge sections that did not run or measured something invalid", () => {
+    const goals = judgeGoals({ ...base, clientOverhead: overhead(0.9, false), fullRun: fullRun(1000, 2) });
+    expect(goals.every((goal) => goal.met === null)).toBe(true);
+  });
+});
+
+describe("renderReport", () => {
+  it("prints the machine, every section and the goals, saying what is not available", () => {
+    const results: Omit<BenchResults, "goals"> = {
+      ...base,
+      specLoading: [synthetic(900, 300)],
+      clientOverhead: overhead(0.5),
+      fuzz: { available: false, reason: "not yet available: no command" },
+      fullRun: fullRun(12_000),
+    };
+    const text = renderReport({ ...results, goals: judgeGoals(results) });
+    expect(text).toContain(`${base.machine.cores} cores`);
+    expect(text).toContain("(a)/(b)");
+    expect(text).toContain("4. Fuzz campaign");
+    expect(text).toContain("not yet available: no command");
+    expect(text).toContain("[MISSED]");
+    expect(text).toContain("[NOT JUDGED]");
+  });
+});
