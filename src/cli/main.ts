@@ -3,9 +3,12 @@
  * @module
  */
 import yargs from "yargs";
-import { ToolkitError } from "../core/errors.ts";
+import { ConfigError, ToolkitError } from "../core/errors.ts";
 import { commands } from "./commands/index.ts";
 import { ExitCode } from "./exit-codes.ts";
+
+/** A usage mistake yargs found: one line and a pointer to --help, no stack. */
+class UsageError extends ConfigError {}
 
 /** Runs the CLI with the given arguments and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -23,9 +26,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     .fail((message, error) => {
       // yargs calls this for its own parse and validation errors (YError, e.g. an unreadable config file) and
       // for errors thrown by handlers and checks: those are rethrown and reported below.
+      // Throwing stops yargs at the first problem (it would otherwise go on validating half-parsed arguments).
       if (error && error.name !== "YError") throw error;
-      process.stderr.write(`conform: ${message ?? error?.message}\nRun \`conform --help\` for usage.\n`);
-      exitCode = ExitCode.toolkitError;
+      throw new UsageError(message ?? error?.message ?? "invalid arguments");
     });
   for (const command of commands) cli.command(command);
   try {
@@ -33,7 +36,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     const fromHandler = (args as { exitCode?: unknown }).exitCode;
     if (typeof fromHandler === "number") exitCode = fromHandler;
   } catch (error) {
-    if (ToolkitError.is(error)) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`conform: ${error.message}\nRun \`conform --help\` for usage.\n`);
+    } else if (ToolkitError.is(error)) {
       process.stderr.write(`conform: ${error.message} [${error.code}]\n`);
     } else {
       process.stderr.write(
