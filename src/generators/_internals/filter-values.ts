@@ -78,8 +78,8 @@ export function nearNumber(profile: FieldProfile): fc.Arbitrary<number> {
 }
 
 /**
- * A piece of a held string: a substring (the whole value down to one character), sometimes in another case, so
- * case-sensitivity shows. Shrinks toward short pieces of the first value.
+ * A piece of a held string: a substring (the whole value down to one character), a third of the time with the case
+ * of every letter swapped, so case-sensitivity shows. Shrinks toward short pieces of the first value.
  */
 export function textPiece(profile: FieldProfile): fc.Arbitrary<string> {
   const texts = profile.values.filter(
@@ -87,16 +87,18 @@ export function textPiece(profile: FieldProfile): fc.Arbitrary<string> {
   );
   const source = texts.length > 0 ? texts : ["conform"];
   return fc
-    .tuple(
-      fc.constantFrom(...source),
-      fc.nat(),
-      fc.nat(),
-      fc.constantFrom("as-is", "as-is", "upper", "lower"),
-    )
+    .tuple(fc.constantFrom(...source), fc.nat(), fc.nat(), fc.constantFrom("as-is", "as-is", "swapped"))
     .map(([text, a, b, casing]) => {
       const start = a % text.length;
       const length = 1 + (b % (text.length - start));
       const piece = text.slice(start, start + length);
-      return casing === "upper" ? piece.toUpperCase() : casing === "lower" ? piece.toLowerCase() : piece;
+      return casing === "swapped" ? swapCase(piece) : piece;
     });
+}
+
+/** `Web-3` → `wEB-3`. */
+function swapCase(text: string): string {
+  return [...text]
+    .map((char) => (char === char.toUpperCase() ? char.toLowerCase() : char.toUpperCase()))
+    .join("");
 }

@@ -1,0 +1,86 @@
+/**
+ * The filters suite through the real runner: green on the clean reference, red with each X-Filter fault, naming
+ * the property that caught it, with a reproduction (seed, shrunk filter, replay command).
+ */
+import { describe, expect, it } from "vitest";
+import type { CaseFinished } from "../../src/core/events.ts";
+import { filterFaults } from "../../src/reference/faults/list-faults.ts";
+import { describeProblems, runSuites } from "../helpers/run-suites.ts";
+
+const caught: Record<string, RegExp> = {
+  "filter-or-as-and": /: \+and is the intersection, \+or the union$/,
+  "filter-order-ignored": /: desc is the reverse of asc$/,
+  "filter-gt-as-gte": / answers what the oracle says$/,
+  "filter-neq-ignored": / answers what the oracle says$/,
+  "filter-contains-case-folded": / answers what the oracle says$/,
+  "filter-unfilterable-accepted": / refuses a filter on \w+ with Cannot filter on \w+$/,
+  "filter-nested-and-flattened": / answers what the oracle says$/,
+};
+
+const cases = (events: readonly { type: string }[]) =>
+  events.filter((event): event is CaseFinished => event.type === "case-finished");
+
+describe("filters suite", () => {
+  it("is green on the clean reference, seeds its lists and stays within a few hundred requests", async () => {
+    const run = await runSuites({ suites: ["filters"] });
+    expect(describeProblems(run)).toBe("");
+    expect(cases(run.events).map((event) => [event.caseId, event.status])).toEqual([
+      ["seed-data", "passed"],
+      ["semantics", "passed"],
+      ["and-or", "passed"],
+      ["order-reverse", "passed"],
+      ["page-size-independent", "passed"],
+      ["invalid-filters", "passed"],
+    ]);
+    expect(run.finished.exchanges).toBeLessThan(700);
+    // What seed-data created is deleted at the end of the run.
+    expect(run.finished.cleanup.failed).toEqual([]);
+    expect(run.finished.cleanup.deleted).toBeGreaterThanOrEqual(11);
+  });
+
+  it("every X-Filter fault has a row here", () => {
+    expect(filterFaults.map((fault) => fault.id).sort()).toEqual(Object.keys(caught).sort());
+  });
+
+  it.each(filterFaults.map((fault) => [fault.id, fault] as const))("is red with %s", async (id, fault) => {
+    const run = await runSuites({ suites: ["filters"], faults: [id] });
+    expect(run.finished.exitCode).toBe(1);
+    expect(fault.detectedBy.suites).toEqual(["filters"]);
+    const failed = [...run.failedChecks];
+    expect(
+      failed.filter((check) => caught[id]!.test(check)),
+      failed.join("\n"),
+    ).not.toEqual([]);
+    for (const check of fault.detectedBy.checks ?? []) expect(failed).toContain(check);
+    // Every failing case is a failure of the target, not of the suite.
+    expect(run.problems.map((problem) => problem.status)).not.toContain("errored");
+  });
+
+  it("a falsified property reports the seed, the shrunk filter and the command that replays it", async () => {
+    const run = await runSuites({ suites: ["filters"], faults: ["filter-or-as-and"], seed: 5 });
+    const failing = cases(run.events).find((event) => event.caseId === "and-or")!;
+    expect(failing.status).toBe("failed");
+    expect(failing.reproduction).toMatchObject({
+      seed: 5,
+      replay: expect.stringMatching(/^conform fuzz filters --seed 5 --runs \d+$/),
+    });
+    expect(failing.reproduction?.path).toMatch(/^\d+(:\d+)*$/);
+    const counterexample = failing.reproduction?.counterexample as {
+      a: { value: object };
+      b: { value: object };
+    };
+    expect(counterexample.a.value).toBeTypeOf("object");
+    expect(counterexample.b.value).toBeTypeOf("object");
+    const message = failing.results.find((result) => result.outcome.status === "failed")?.outcome;
+    expect(message).toMatchObject({
+      message: expect.stringMatching(/falsified after \d+ run\(s\) and \d+ shrink\(s\): \+(and|or) answered/),
+    });
+  });
+
+  it("runs as many cases as `runs` asks", async () => {
+    const few = await runSuites({ suites: ["filters"], suiteOptions: { runs: 1 } });
+    const more = await runSuites({ suites: ["filters"], suiteOptions: { runs: 6 } });
+    expect(describeProblems(few) + describeProblems(more)).toBe("");
+    expect(more.finished.exchanges).toBeGreaterThan(few.finished.exchanges);
+  });
+});

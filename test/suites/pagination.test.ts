@@ -1,0 +1,68 @@
+/**
+ * The pagination suite through the real runner: green on the clean reference, red with each pagination fault,
+ * naming the property or assertion that caught it, with a reproduction for generated edges.
+ */
+import { describe, expect, it } from "vitest";
+import type { CaseFinished } from "../../src/core/events.ts";
+import { type Generated, mutationsOf } from "../../src/generators/case-meta.ts";
+import { paginationFaults } from "../../src/reference/faults/list-faults.ts";
+import { describeProblems, runSuites } from "../helpers/run-suites.ts";
+
+const caught: Record<string, RegExp> = {
+  "pages-off-by-one": /^assert:property: getComputeTypes answers page and page_size edges as described$/,
+  "page-repeats-item": /^assert:property: getComputeTypes gives every item once at any page size$/,
+  "page-size-ignored": /^assert:property: getComputeTypes answers page and page_size edges as described$/,
+  "default-page-size-wrong": /^assert:getComputeTypes: the default page size is 100$/,
+  "huge-page-500": /^not-a-server-error$/,
+  "page-size-out-of-range-accepted":
+    /^assert:property: getRegions answers page and page_size edges as described$/,
+};
+
+const cases = (events: readonly { type: string }[]) =>
+  events.filter((event): event is CaseFinished => event.type === "case-finished");
+
+describe("pagination suite", () => {
+  it("is green on the clean reference within a few hundred requests", async () => {
+    const run = await runSuites({ suites: ["pagination"] });
+    expect(describeProblems(run)).toBe("");
+    expect(cases(run.events).map((event) => [event.caseId, event.status])).toEqual([
+      ["edges", "passed"],
+      ["walks", "passed"],
+      ["default-page-size", "passed"],
+    ]);
+    expect(run.finished.exchanges).toBeLessThan(500);
+  });
+
+  it("every pagination fault has a row here", () => {
+    expect(paginationFaults.map((fault) => fault.id).sort()).toEqual(Object.keys(caught).sort());
+  });
+
+  it.each(paginationFaults.map((fault) => [fault.id, fault] as const))(
+    "is red with %s",
+    async (id, fault) => {
+      const run = await runSuites({ suites: ["pagination"], faults: [id] });
+      expect(run.finished.exitCode).toBe(1);
+      expect(fault.detectedBy.suites).toEqual(["pagination"]);
+      const failed = [...run.failedChecks];
+      expect(
+        failed.filter((check) => caught[id]!.test(check)),
+        failed.join("\n"),
+      ).not.toEqual([]);
+      for (const check of fault.detectedBy.checks ?? []) expect(failed).toContain(check);
+      expect(run.problems.map((problem) => problem.status)).not.toContain("errored");
+    },
+  );
+
+  it("an out-of-range page_size accepted is reported with the edge that shows it, shrunk, and its provenance", async () => {
+    const run = await runSuites({ suites: ["pagination"], faults: ["page-size-out-of-range-accepted"] });
+    const edges = cases(run.events).find((event) => event.caseId === "edges")!;
+    expect(edges.reproduction?.replay).toMatch(/^conform fuzz pagination --seed 1 --runs \d+$/);
+    const counterexample = edges.reproduction?.counterexample as Generated<{ page_size?: string }>;
+    expect(counterexample.meta.mode).toBe("negative");
+    expect(mutationsOf(counterexample.meta).map((mutation) => mutation.field)).toContain("page_size");
+    const failure = edges.results.find((result) => result.outcome.status === "failed")?.outcome;
+    expect(failure).toMatchObject({
+      message: expect.stringMatching(/answered 200; it must be refused with 400 naming page_size/),
+    });
+  });
+});
