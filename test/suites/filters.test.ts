@@ -77,6 +77,21 @@ describe("filters suite", () => {
     });
   });
 
+  it("the replay command reproduces the same shrunk counterexample (same seed, same runs)", async () => {
+    const first = await runSuites({ suites: ["filters"], faults: ["filter-neq-ignored"], seed: 3 });
+    const replay = cases(first.events).find((event) => event.caseId === "semantics")?.reproduction;
+    const runs = Number(/--runs (\d+)/.exec(replay?.replay ?? "")?.[1]);
+    const again = await runSuites({
+      suites: ["filters"],
+      faults: ["filter-neq-ignored"],
+      seed: replay!.seed,
+      suiteOptions: { runs },
+    });
+    const replayed = cases(again.events).find((event) => event.caseId === "semantics")?.reproduction;
+    expect(replayed?.counterexample).toEqual(replay?.counterexample);
+    expect(replayed?.path).toBe(replay?.path);
+  });
+
   it("runs as many cases as `runs` asks", async () => {
     const few = await runSuites({ suites: ["filters"], suiteOptions: { runs: 1 } });
     const more = await runSuites({ suites: ["filters"], suiteOptions: { runs: 6 } });

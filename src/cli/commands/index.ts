@@ -1,9 +1,16 @@
 import type { CommandModule } from "yargs";
 import { cleanupCommand } from "./cleanup.ts";
+import { fuzzCommand } from "./fuzz.ts";
 import { runCommand } from "./run.ts";
 import { serveCommand } from "./serve.ts";
 import { specCommand } from "./spec.ts";
 
 /** Every command of the CLI, one module per file; the handler of each only parses and calls a library. */
 // biome-ignore lint/suspicious/noExplicitAny: yargs command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [runCommand, serveCommand, specCommand, cleanupCommand];
+export const commands: CommandModule<any, any>[] = [
+  runCommand,
+  serveCommand,
+  specCommand,
+  cleanupCommand,
+  fuzzCommand,
+];

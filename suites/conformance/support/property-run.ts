@@ -95,6 +95,7 @@ export class PropertyRunner {
       }),
       { seed, numRuns, examples: examples.map((example) => [example] as [T]) },
     );
+    progress?.(options.name, numRuns, numRuns);
     if (!details.failed) {
       t.expect(`property: ${options.name}`, true);
       return { passed: true, runs: details.numRuns };

@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { campaigns } from "../../src/cli/commands/fuzz.ts";
+import { main } from "../../src/cli/main.ts";
+import { ProgressBar, renderBar } from "../../src/cli/progress-bar.ts";
+import { discoverSuites } from "../../src/runner/discovery.ts";
+
+/** Runs the CLI in-process, capturing what it prints. */
+async function cli(args: string[]) {
+  let out = "";
+  let err = "";
+  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), out, err };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+  }
+}
+
+describe("conform fuzz", () => {
+  it("runs a campaign's suites with the seed and runs asked, and writes the usual reports", async () => {
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-fuzz-"));
+    const args = [
+      "fuzz",
+      "pagination",
+      "--runs",
+      "2",
+      "--seed",
+      "9",
+      "--report-dir",
+      reportDir,
+      "--reporter",
+      "json",
+    ];
+    const result = await cli(args);
+    expect(result.code, result.err).toBe(0);
+    const report = JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8"));
+    expect(report.seed).toBe(9);
+    expect(report.suites.map((suite: { id: string }) => suite.id)).toEqual(["pagination"]);
+    // Not a terminal here: one progress line per property, on stderr.
+    expect(result.err).toMatch(
+      /^fuzz pagination: getComputeTypes answers page and page_size edges as described \(\d+ runs\)$/m,
+    );
+  });
+
+  it("refuses an unknown campaign and a bad --runs (exit 2)", async () => {
+    expect((await cli(["fuzz", "everything"])).code).toBe(2);
+    expect((await cli(["fuzz", "filters", "--runs", "0"])).code).toBe(2);
+  });
+
+  it("every campaign names suites that exist", async () => {
+    const known = new Set((await discoverSuites([])).map((entry) => entry.suite.id));
+    for (const campaign of Object.values(campaigns)) {
+      for (const suite of campaign.suites) expect(known).toContain(suite);
+    }
+  });
+});
+
+describe("progress bar", () => {
+  it.each([
+    [0, 10, 4, "▕░░░░▏"],
+    [5, 10, 4, "▕██░░▏"],
+    [10, 10, 4, "▕████▏"],
+    [12, 10, 4, "▕████▏"],
+    [0, 0, 2, "▕░░▏"],
+  ])("renderBar(%i, %i, %i) is %s", (done, total, width, bar) => {
+    expect(renderBar(done, total, width)).toBe(bar);
+  });
+
+  it("on a terminal redraws one line and clears it when the property ends", () => {
+    let written = "";
+    const bar = new ProgressBar(
+      { isTTY: true, columns: 200, write: (chunk: string) => (written += chunk) },
+      "fuzz filters",
+    );
+    bar.update("p", 1, 4);
+    expect(written).toBe("\r\u001b[2Kfuzz filters ▕█████░░░░░░░░░░░░░░░▏ 1/4 p");
+    bar.update("p", 4, 4);
+    expect(written.endsWith("\r\u001b[2K")).toBe(true);
+    const before = written;
+    bar.clear();
+    expect(written).toBe(before);
+  });
+
+  it("elsewhere prints a line as each property starts", () => {
+    let written = "";
+    const bar = new ProgressBar({ write: (chunk: string) => (written += chunk) }, "fuzz filters");
+    for (let run = 1; run <= 3; run += 1) bar.update("p", run, 3);
+    expect(written).toBe("fuzz filters: p (3 runs)\n");
+  });
+});
