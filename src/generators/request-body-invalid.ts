@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import { valueAt } from "../spec/pointer.ts";
-import type { BodySchema } from "./_internals/body-schema.ts";
+import { allowedTypes, type BodySchema } from "./_internals/body-schema.ts";
 import { applyEdit, fieldOf } from "./_internals/mutation.ts";
 import { mutationSites } from "./_internals/mutation-sites.ts";
 import { type Generated, type Mutation, negative } from "./case-meta.ts";
@@ -32,7 +32,23 @@ export interface InvalidRequestBodyConstraints extends RequestBodyConstraints {
 /** Scenario names of the provenance: `body-<operator>` for one rule, this for several. */
 export const severalRulesScenario = "body-several-rules";
 
-/** Bodies that `schema` refuses, each saying which rule(s) it breaks and where. */
+/**
+ * Whether a body of this schema can be broken at all: the schema says what type the body is, or declares a
+ * property with a type or a required one. A schema that allows anything (`{}`) has no invalid bodies.
+ */
+export function isBreakable(schema: BodySchema): boolean {
+  if ((allowedTypes(schema)?.length ?? 0) > 0) return true;
+  return Object.entries(schema.properties ?? {}).some(
+    ([name, property]) =>
+      !property.readOnly &&
+      ((allowedTypes(property)?.length ?? 0) > 0 || (schema.required ?? []).includes(name)),
+  );
+}
+
+/**
+ * Bodies that `schema` refuses, each saying which rule(s) it breaks and where.
+ * @throws TypeError when no operator is left, or the schema cannot be broken ({@link isBreakable}).
+ */
 export function requestBodyInvalid(
   schema: BodySchema,
   constraints: InvalidRequestBodyConstraints = {},
@@ -41,6 +57,8 @@ export function requestBodyInvalid(
     (mutator) => constraints.operators === undefined || constraints.operators.includes(mutator.operator),
   );
   if (mutators.length === 0) throw new TypeError(`no mutator among ${constraints.operators?.join(", ")}`);
+  if (!isBreakable(schema))
+    throw new TypeError(`the schema at ${schema.pointer} allows any body: none is invalid`);
   const range =
     typeof constraints.rules === "number"
       ? { min: constraints.rules, max: constraints.rules }

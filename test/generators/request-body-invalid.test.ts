@@ -10,7 +10,11 @@ import { describe, expect, it } from "vitest";
 import { type Generated, mutationsOf } from "../../src/generators/case-meta.ts";
 import { singleRuleMutators } from "../../src/generators/mutations/index.ts";
 import { type BodySchema, requestSchemaOf } from "../../src/generators/request-body.ts";
-import { requestBodyInvalid, severalRulesScenario } from "../../src/generators/request-body-invalid.ts";
+import {
+  isBreakable,
+  requestBodyInvalid,
+  severalRulesScenario,
+} from "../../src/generators/request-body-invalid.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import { childPointer } from "../../src/spec/pointer.ts";
 import type { ApiSpec, ValidationIssue } from "../../src/spec/types.ts";
@@ -178,6 +182,16 @@ describe("requestBodyInvalid", () => {
       .map((generated) => mutationsOf(generated.meta)[0]!.operator);
     expect(new Set(operators)).toEqual(new Set(["remove-required-property"]));
     expect(() => requestBodyInvalid(schema, { operators: ["no-such-operator"] })).toThrow(/no mutator/);
+  });
+
+  it("refuses a schema that allows any body, which has no invalid one", () => {
+    expect(isBreakable({ pointer: "/any" })).toBe(false);
+    expect(isBreakable({ pointer: "/free", properties: { note: { pointer: "/free/note" } } })).toBe(false);
+    expect(isBreakable({ pointer: "/obj", types: ["object"] })).toBe(true);
+    expect(isBreakable({ pointer: "/req", required: ["a"], properties: { a: { pointer: "/req/a" } } })).toBe(
+      true,
+    );
+    expect(() => requestBodyInvalid({ pointer: "/any" })).toThrow(/allows any body/);
   });
 
   it("shrinks a failing property to a smaller invalid body that still fails", () => {
