@@ -2,6 +2,7 @@
  * Authentication, the scope matrix and OAuth, derived from the spec:
  * - without a token, with a malformed `Authorization`, with an unknown or an expired token, every operation that
  *   needs a token answers 401 `Invalid Token` with `X-OAuth-Scopes: unknown`;
+ * - public operations answer without a token, with `X-Accepted-OAuth-Scopes: *` (facts.md);
  * - the scope matrix over EVERY operation that needs a token: a token holding exactly the scope the spec names
  *   gets past authorization, `<area>:read_write` implies `<area>:read_only`, a `read_only` token cannot write, a
  *   token of another area gets 403, `*` does everything; `X-Accepted-OAuth-Scopes` names the needed scope and
@@ -24,6 +25,7 @@ import { randomBytes } from "node:crypto";
 import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
 import { loginCredentials, loginDriverFor, multipartBody } from "./support/oauth-login.ts";
 import {
+  apiOperations,
   errorReasons,
   guardedOperations,
   type MintedToken,
@@ -454,6 +456,34 @@ export default defineSuite({
           response: after,
         });
         if (after.status === 401) expectInvalidToken(t, "with an expired token", operation, after);
+      },
+    },
+    {
+      id: "public-operations",
+      title: "Public operations answer without a token and accept any scope (X-Accepted-OAuth-Scopes: *)",
+      run: async (t) => {
+        const open = apiOperations(t).filter((operation) => operation.security.public);
+        if (open.length === 0) return t.skip("the spec has no public operation");
+        for (const operation of open) {
+          const response = await sendProbe(t, operation, null);
+          if (!response) continue;
+          t.expect("a public operation needs no token", response.status !== 401 && response.status !== 403, {
+            message: `${operation.operationId} without a token answered ${response.status}`,
+            expected: "not 401 or 403",
+            actual: response.status,
+            response,
+          });
+          t.expect(
+            "a public operation accepts any scope",
+            response.headers["x-accepted-oauth-scopes"] === "*",
+            {
+              message: `${operation.operationId}: X-Accepted-OAuth-Scopes is ${response.headers["x-accepted-oauth-scopes"] ?? "missing"}`,
+              expected: "*",
+              actual: response.headers["x-accepted-oauth-scopes"],
+              response,
+            },
+          );
+        }
       },
     },
     {

@@ -3,6 +3,7 @@
  * made is revoked at the end), red against each auth fault, naming the assertion that caught it.
  */
 import { describe, expect, it } from "vitest";
+import { defaultUser } from "../../src/reference/server.ts";
 import { runSuites } from "../helpers/run-suites.ts";
 import { cases, expectCaught, expectGreen, faultsClaimedBy } from "./protocol-faults.ts";
 
@@ -17,6 +18,7 @@ describe("auth suite", () => {
       "unknown-token",
       "malformed-authorization",
       "expired-token",
+      "public-operations",
       "scope-matrix",
       "oauth-clients",
       "code-exchange-urlencoded",
@@ -29,6 +31,21 @@ describe("auth suite", () => {
     expect(cases(run).every((event) => event.status === "passed")).toBe(true);
     // 11 matrix tokens, 1 expiring token, 2 OAuth clients.
     expect(run.finished.cleanup.deleted).toBe(14);
+    // Nothing it handled is printed: the password, tokens (64 hex), codes (40 hex), client secrets.
+    const recorded = JSON.stringify(run.events);
+    expect(recorded).not.toContain(defaultUser.password);
+    expect(recorded.match(/(?<![0-9a-f])[0-9a-f]{40,}(?![0-9a-f])/g) ?? []).toEqual([]);
+    expect(recorded).toContain("[REDACTED]");
+  });
+
+  it("a configured login becomes the embedded server's user, and is never recorded", async () => {
+    const run = await runSuites({
+      suites,
+      suiteOptions: { login: { username: "someone", password: "Not-the-password-1" } },
+    });
+    // The embedded server takes a configured login as its seeded user, so the flows still pass.
+    expectGreen(run);
+    expect(JSON.stringify(run.events)).not.toContain("Not-the-password-1");
   });
 
   it("skips the OAuth cases, saying why, when the run knows no login", async () => {
