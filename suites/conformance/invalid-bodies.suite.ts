@@ -67,7 +67,6 @@ function invalidBodies(t: CaseContext, rules: 1 | "several") {
   });
   return checkProperties(
     t,
-    suiteId,
     settings,
     targets.map((target) =>
       bodyProperty({

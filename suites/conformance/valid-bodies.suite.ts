@@ -139,7 +139,6 @@ export default defineSuite({
         const targets = writeTargets(t, fixturesOf(t));
         return checkProperties(
           t,
-          suiteId,
           settings,
           targets.map((target) =>
             bodyProperty({

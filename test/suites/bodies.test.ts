@@ -31,7 +31,7 @@ describe("body suites", () => {
     expect(first).toBeDefined();
     expect(first!.seed).toBeTypeOf("number");
     expect(first!.path).toMatch(/^\d+(:\d+)*$/);
-    expect(first!.replay).toBe("conform run --suite invalid-bodies --seed 5");
+    expect(first!.replay).toBe("conform fuzz bodies --seed 5 --runs 4");
     const counterexample = first!.counterexample as Generated<unknown>;
     expect(counterexample.meta.mode).toBe("negative");
     expect(mutationsOf(counterexample.meta)[0]!.field).toBeTypeOf("string");

@@ -30,6 +30,7 @@ export const campaigns = {
     describe: "page and page_size edges, envelope invariants, walks over every page",
     suites: ["pagination"],
   },
+  bodies: { describe: "invalid bodies refused, valid read back", suites: ["invalid-bodies", "valid-bodies"] },
 } as const satisfies Record<string, Campaign>;
 
 export type CampaignName = keyof typeof campaigns;

@@ -9,6 +9,10 @@
  *   (write-only values redacted) and the command that replays the run;
  * - a passing property records each expectation it checked once, as passed.
  * The seed of each property derives from the run's seed and the property's key, so one property replays alone.
+ *
+ * Options read (`t.options`, from a config file or `conform fuzz bodies`): `runs` (bodies per operation and
+ * property), `shrinks` (extra runs shrinking may spend), `seed` (instead of the run's), `progress` (called after
+ * each run: `(label, run, of) => void`).
  * @module
  */
 import fc from "fast-check";
@@ -44,6 +48,9 @@ export interface BodySettings {
   readonly runs: number;
   /** Extra runs shrinking may spend after a failure (`suiteOptions.shrinks`). */
   readonly shrinks: number;
+  /** The seed properties derive theirs from (`suiteOptions.seed`, else the run's). */
+  readonly seed: number;
+  readonly progress: ((label: string, run: number, of: number) => void) | undefined;
 }
 
 /** `suiteOptions.runs` and `suiteOptions.shrinks`, with small defaults that keep `npm start` quick. */
@@ -52,7 +59,14 @@ export function bodySettings(t: CaseContext, defaultRuns: number): BodySettings 
     const value = t.options[key];
     return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
   };
-  return { runs: Math.max(1, number("runs") ?? defaultRuns), shrinks: number("shrinks") ?? 20 };
+  const seed = t.options.seed;
+  const progress = t.options.progress;
+  return {
+    runs: Math.max(1, number("runs") ?? defaultRuns),
+    shrinks: number("shrinks") ?? 20,
+    seed: typeof seed === "number" && Number.isInteger(seed) ? seed : t.seed,
+    progress: typeof progress === "function" ? (progress as BodySettings["progress"]) : undefined,
+  };
 }
 
 /** A 32-bit seed from the run's seed and a key (FNV-1a). */
@@ -73,11 +87,10 @@ export interface PropertyOutcome {
 /** Runs the property and records its assertions; answers whether it failed (and how to reproduce it). */
 export async function checkProperty<T>(
   t: CaseContext,
-  suiteId: string,
   settings: BodySettings,
   property: BodyProperty<T>,
 ): Promise<PropertyOutcome> {
-  const seed = seedFor(t.seed, property.key);
+  const seed = seedFor(settings.seed, property.key);
   const budget = property.runs + settings.shrinks;
   const checked = new Map<string, Expectation>();
   let executions = 0;
@@ -88,6 +101,7 @@ export async function checkProperty<T>(
       // the smallest failure it already has.
       if (executions >= budget || t.signal.aborted) return true;
       executions += 1;
+      if (executions <= property.runs) settings.progress?.(property.key, executions, property.runs);
       let expectations: readonly Expectation[];
       try {
         expectations = await property.run(value);
@@ -130,7 +144,8 @@ export async function checkProperty<T>(
     seed: details.seed,
     ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
     counterexample: property.show ? property.show(last.value) : last.value,
-    replay: `conform run --suite ${suiteId} --seed ${t.seed}`,
+    // The campaign replays every body property with this seed; this one's values come out the same.
+    replay: `conform fuzz bodies --seed ${settings.seed} --runs ${settings.runs}${t.target.embedded ? "" : ` --base-url ${t.target.baseUrl} --allow-writes`}`,
   };
   t.log(
     `${property.key}: failed after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s); seed ${details.seed}, path ${details.counterexamplePath}`,
@@ -141,13 +156,12 @@ export async function checkProperty<T>(
 /** Runs properties one after another; the case's reproduction is the first failing one's (the others are logged). */
 export async function checkProperties<T>(
   t: CaseContext,
-  suiteId: string,
   settings: BodySettings,
   properties: readonly BodyProperty<T>[],
 ): Promise<void> {
   let reproduced = false;
   for (const property of properties) {
-    const outcome = await checkProperty(t, suiteId, settings, property);
+    const outcome = await checkProperty(t, settings, property);
     if (outcome.failed && outcome.reproduction && !reproduced) {
       t.reproduce(outcome.reproduction);
       reproduced = true;
