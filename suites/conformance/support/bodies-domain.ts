@@ -2,7 +2,7 @@
  * What a valid body must also be on a live target, beyond its schema (the description and facts.md): a region
  * and an instance type that exist, labels not taken, a root password that passes the strength score, a node
  * address that is an instance's private IPv4, a profile port the load balancer does not use yet, a check interval
- * greater than the timeout, a health check path for `http` checks, PROXY protocol only with `tcp`, a token's
+ * greater than the timeout, a health check path (a URL path) for `http` checks, PROXY protocol only with `tcp`, a token's
  * scopes within the creating token's, an expiry in the future.
  *
  * These are generator constraints keyed by operationId. An operation the table does not know gets its schema
@@ -70,7 +70,12 @@ export function domainConstraints(
   const address = fc.integer({ min: 1, max: 65535 }).map((port) => `${fixtures.privateIp}:${port}`);
   const port = fc.integer({ min: 1024, max: 65535 });
   const profile: DomainConstraints = {
-    overrides: { "/protocol": fc.constantFrom("http", "tcp"), "/port": port },
+    overrides: {
+      "/protocol": fc.constantFrom("http", "tcp"),
+      "/port": port,
+      // The path an http check requests: a URL path, as a real balancer needs it.
+      "/check_path": fc.webPath().map((path) => (path.startsWith("/") ? path : `/${path}`)),
+    },
     exclude: ["/ssl_cert", "/ssl_key"],
     refine: profileRules,
     stale: (body) => typeof body.port === "number" && fixtures.usedPorts.has(body.port),
