@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import { cleanupCommand } from "./cleanup.ts";
+import { faultsCommand } from "./faults.ts";
 import { fuzzCommand } from "./fuzz.ts";
 import { runCommand } from "./run.ts";
 import { serveCommand } from "./serve.ts";
@@ -13,4 +14,5 @@ export const commands: CommandModule<any, any>[] = [
   specCommand,
   cleanupCommand,
   fuzzCommand,
+  faultsCommand,
 ];

@@ -1,0 +1,85 @@
+/**
+ * `conform faults`: the fault score. Runs the suites against the embedded reference server clean and with each
+ * named fault in turn, prints the table, writes `fault-matrix.json`, and exits 1 when a fault escapes or the clean
+ * server fails a check. `--update-readme` rewrites the README's table from this run.
+ * @module
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CommandModule } from "yargs";
+import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../reporters/fault-matrix.ts";
+import { runConfigDefaults } from "../../runner/config.ts";
+import { runFaultMatrix } from "../../runner/embedded-fault-matrix.ts";
+import { bundledSpecPath } from "../../spec/bundled.ts";
+import { listOption, newRunId } from "../options.ts";
+import { toolVersion } from "../version.ts";
+
+interface FaultsArgs {
+  fault?: string[];
+  full: boolean;
+  seed: number;
+  concurrency: number;
+  "report-dir": string;
+  "update-readme": boolean;
+  exitCode?: number;
+}
+
+const readmePath = new URL("../../../README.md", import.meta.url);
+
+export const faultsCommand: CommandModule<object, FaultsArgs> = {
+  command: "faults",
+  describe: "Score the suites: run them against the reference server with each named fault, and once clean",
+  builder: (yargs) =>
+    yargs
+      .option("fault", { type: "string", array: true, describe: "Score only these faults (default: all)" })
+      .option("full", {
+        type: "boolean",
+        default: false,
+        describe: "Run every suite against every fault (slow)",
+      })
+      .option("seed", {
+        type: "number",
+        default: 1,
+        describe: "Seed of the generated cases (fixed: scores compare)",
+      })
+      .option("concurrency", { type: "number", default: 2, describe: "Faults scored at once" })
+      .option("report-dir", {
+        type: "string",
+        default: runConfigDefaults.reportDir,
+        describe: "Where fault-matrix.json goes",
+      })
+      .option("update-readme", {
+        type: "boolean",
+        default: false,
+        describe: "Rewrite the README's fault table from this run",
+      }),
+  handler: async (args) => {
+    const runId = `${newRunId()}-faults`;
+    const controller = new AbortController();
+    const interrupt = () => controller.abort();
+    process.once("SIGINT", interrupt);
+    try {
+      const matrix = await runFaultMatrix({
+        runId,
+        config: { ...runConfigDefaults, specPath: bundledSpecPath, seed: args.seed, concurrency: 4 },
+        faults: listOption(args.fault),
+        full: args.full,
+        concurrency: args.concurrency,
+        toolVersion,
+        signal: controller.signal,
+        onRow: (row, done, total) =>
+          process.stderr.write(`[${done}/${total}] ${row.caught ? "caught " : "ESCAPED"} ${row.id}\n`),
+      });
+      process.stdout.write(faultMatrixText(matrix));
+      const path = await writeFaultMatrix(join(args["report-dir"], runId), matrix);
+      process.stdout.write(`written: ${path}\n`);
+      if (args["update-readme"]) {
+        writeFileSync(readmePath, withFaultTable(readFileSync(readmePath, "utf8"), matrix));
+        process.stdout.write("README.md: fault table updated\n");
+      }
+      args.exitCode = controller.signal.aborted ? 130 : matrix.exitCode;
+    } finally {
+      process.off("SIGINT", interrupt);
+    }
+  },
+};

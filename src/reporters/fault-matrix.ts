@@ -1,0 +1,79 @@
+/**
+ * The fault score as people and CI read it: a console table, a Markdown table (the README shows it), and the
+ * JSON record (`fault-matrix.json`, described by `fault-matrix.schema.json`) written beside the run reports.
+ * @module
+ */
+import type { FaultMatrix, FaultRow } from "../runner/embedded-fault-matrix.ts";
+import { escapeMarkdown } from "./_internals/markdown.ts";
+import { writeLatest, writeReportFile } from "./output.ts";
+
+const list = (items: readonly string[]) => (items.length > 0 ? items.join(", ") : "-");
+
+function verdict(row: FaultRow): string {
+  if (!row.caught) return "ESCAPED";
+  return row.missingChecks.length > 0 ? "caught (not by every claimed check)" : "caught";
+}
+
+/** One line a fault, then the score and the false alarms. */
+export function faultMatrixText(matrix: FaultMatrix): string {
+  const rows = matrix.rows.map((row) => [
+    row.caught ? "✓" : "✗",
+    row.id,
+    list(row.expected.suites),
+    list(row.caughtBy.suites),
+    row.requestsToDetection === null ? "-" : String(row.requestsToDetection),
+  ]);
+  const header = ["", "fault", "claimed by", "caught by", "requests to detection"];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd();
+  const escaped = matrix.rows.filter((row) => !row.caught).map((row) => row.id);
+  return [
+    line(header),
+    ...rows.map(line),
+    "",
+    `score: ${matrix.score.caught}/${matrix.score.total} faults caught${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}`,
+    `clean server: ${matrix.clean.passed ? "no false alarm" : `${matrix.clean.falseAlarms.length} false alarm(s): ${matrix.clean.falseAlarms.map((alarm) => `${alarm.suiteId}/${alarm.caseId} (${list(alarm.checks)})`).join("; ")}`}`,
+    "",
+  ].join("\n");
+}
+
+/** The table in Markdown, for the README and CI job summaries. */
+export function faultMatrixMarkdown(matrix: FaultMatrix): string {
+  const cell = (text: string) => escapeMarkdown(text).replace(/\|/g, "\\|");
+  return [
+    "| fault | what it breaks | claimed by | caught by | requests to detection | verdict |",
+    "|---|---|---|---|---|---|",
+    ...matrix.rows.map(
+      (row) =>
+        `| \`${row.id}\` | ${cell(row.description)} | ${cell(list(row.expected.suites))} | ${cell(list(row.caughtBy.suites))} | ${row.requestsToDetection ?? "-"} | ${verdict(row)} |`,
+    ),
+    "",
+    `Score: **${matrix.score.caught}/${matrix.score.total}** faults caught; clean server: ${matrix.clean.passed ? "no false alarm" : `**${matrix.clean.falseAlarms.length} false alarm(s)**`} (seed ${matrix.seed}${matrix.full ? ", every suite against every fault" : ", claimed suites only"}).`,
+  ].join("\n");
+}
+
+/** Writes `fault-matrix.json` and `fault-matrix.md` into the run's directory and mirrors it to `latest`. */
+export async function writeFaultMatrix(outputDir: string, matrix: FaultMatrix): Promise<string> {
+  const path = await writeReportFile(outputDir, "fault-matrix.json", `${JSON.stringify(matrix, null, 2)}\n`);
+  await writeReportFile(outputDir, "fault-matrix.md", `${faultMatrixMarkdown(matrix)}\n`);
+  await writeLatest(outputDir);
+  return path;
+}
+
+export const readmeStartMarker =
+  "<!-- fault-matrix:start (written by `npm run faults -- --update-readme`) -->";
+export const readmeEndMarker = "<!-- fault-matrix:end -->";
+
+/** The README with its fault table replaced by this matrix's (the markers must be there). */
+export function withFaultTable(readme: string, matrix: FaultMatrix): string {
+  const start = readme.indexOf(readmeStartMarker);
+  const end = readme.indexOf(readmeEndMarker);
+  if (start < 0 || end < start) throw new Error("the README has no fault-matrix markers");
+  return `${readme.slice(0, start + readmeStartMarker.length)}\n${faultMatrixMarkdown(matrix)}\n${readme.slice(end)}`;
+}
