@@ -27,6 +27,8 @@ import { findLists, itemKey, type ListTarget, type PageRead, readPage, walk } fr
 import { PropertyRunner, type Verdict } from "./support/property-run.ts";
 
 const listsKey = "pagination:lists";
+/** Said of a list with more pages than one walk reads: not judged (logged), never a failure. */
+const tooLarge = "more pages than one check reads";
 
 async function paginatedLists(t: CaseContext): Promise<readonly ListTarget[]> {
   const cached = t.shared.get(listsKey) as ListTarget[] | undefined;
@@ -42,7 +44,7 @@ async function paginatedLists(t: CaseContext): Promise<readonly ListTarget[]> {
 async function snapshot(t: CaseContext, list: ListTarget): Promise<readonly string[] | string> {
   const read = await walk(t, list, { pageSize: 500 });
   if (read.status === "refused") return `answered ${read.response.status} to a read at page_size 500`;
-  if (!read.complete) return "the list has more pages than one check reads";
+  if (!read.complete) return tooLarge;
   return read.items.map(itemKey);
 }
 
@@ -118,6 +120,7 @@ async function judgeEdge(
   const same = (keys: readonly string[]) => JSON.stringify(slice(keys)) === JSON.stringify(got);
   if (same(state.keys)) return true;
   const fresh = await snapshot(t, list);
+  if (fresh === tooLarge) return true;
   if (typeof fresh === "string") return fresh;
   state.keys = fresh;
   if (same(fresh) || fresh.length !== body.results) return true;
@@ -151,6 +154,7 @@ async function judgeWalkAt(
     if (!read.complete) return true;
     const keys = read.items.map(itemKey);
     const after = await snapshot(t, list);
+    if (after === tooLarge) return true;
     if (typeof after === "string") return after;
     state.keys = after;
     const judged = judgeWalk(keys, after);
@@ -186,6 +190,10 @@ async function eachList(
 ): Promise<void> {
   for (const list of await paginatedLists(t)) {
     const keys = await snapshot(t, list);
+    if (keys === tooLarge) {
+      t.log(`${list.path}: ${tooLarge}; not checked`);
+      continue;
+    }
     if (!t.expect(`${list.operation.operationId} can be read`, typeof keys !== "string", { actual: keys }))
       continue;
     await run(list, keys as readonly string[]);
