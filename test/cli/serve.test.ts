@@ -63,7 +63,18 @@ describe("conform serve", () => {
     await once(served.child, "exit");
   });
 
+  it("serves a deliberately wrong server with --fault, and says so", async () => {
+    const served = await startServe(["--http", "--fault", "spec-version-missing"]);
+    expect(served.output).toContain("FAULTS:     spec-version-missing");
+    const answer = await request(`${served.baseUrl}/regions`);
+    expect(answer.headers["x-spec-version"]).toBeUndefined();
+    await answer.body.dump();
+    served.child.kill("SIGTERM");
+    await once(served.child, "exit");
+  });
+
   it.each([
+    [["--fault", "no-such-fault"], /unknown fault no-such-fault/],
     [["--host", "0.0.0.0"], /loopback only/],
     [["--time-scale", "0"], /time-scale/],
     [["--token", "short"], /--token/],

@@ -10,6 +10,7 @@ import type { CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { createReferenceServer, type ReferenceServer } from "../../reference/server.ts";
 import { ExitCode } from "../exit-codes.ts";
+import { listOption } from "../options.ts";
 
 interface ServeArgs {
   port: number;
@@ -17,6 +18,7 @@ interface ServeArgs {
   http: boolean;
   token: string | undefined;
   "time-scale": number;
+  fault?: string[];
   exitCode?: number;
 }
 
@@ -25,6 +27,7 @@ export function serveBanner(server: ReferenceServer, caFile: string | undefined)
   const trust = caFile ? `--cacert ${caFile} ` : "";
   return [
     "conform reference server (Cloud Infrastructure API v4, in memory)",
+    ...(server.faults.length > 0 ? [`  FAULTS:     ${server.faults.join(", ")}  (deliberately wrong)`] : []),
     `  base URL:   ${server.baseUrl}`,
     `  auth URL:   ${server.authUrl}  (login page: ${server.authUrl}/oauth/authorize?client_id=...)`,
     `  token:      ${server.token}  (personal access token, scope *)`,
@@ -73,7 +76,14 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         default: 1,
         describe: "Multiply the server's delays (boot, health-check interval): 0.01 makes them 100x faster",
       })
+      .option("fault", {
+        type: "string",
+        array: true,
+        describe:
+          "Enable named faults (comma-separated or repeated) to see what the suites catch; see `conform faults`",
+      })
       .example("$0 serve --http --port 8080", "Plain HTTP on a fixed port")
+      .example("$0 serve --fault filter-or-as-and,pages-off-by-one", "A deliberately wrong server")
       .example("$0 serve --time-scale 0.05", "Instances boot and nodes change health 20x faster"),
   handler: async (args) => {
     if (args.token !== undefined && !/^\S{8,}$/.test(args.token)) {
@@ -85,6 +95,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       http: args.http,
       token: args.token,
       timeScale: args["time-scale"],
+      faults: listOption(args.fault),
     });
     let caFile: string | undefined;
     if (server.certificatePem) {
