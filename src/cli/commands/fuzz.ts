@@ -7,6 +7,7 @@
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
+import { ConfigError } from "../../core/errors.ts";
 import { ProgressBar } from "../progress-bar.ts";
 import { runCommand } from "./run.ts";
 
@@ -63,7 +64,7 @@ function builder(yargs: Argv) {
     .hide("exclude-tag")
     .check((args) => {
       if (!(Number.isInteger(args.runs) && (args.runs as number) > 0))
-        throw new Error("--runs must be a positive integer");
+        throw new ConfigError("--runs must be a positive integer");
       return true;
     })
     .example(
