@@ -51,6 +51,7 @@ const plan = quick
         maxMs: 10_000,
       },
       server: { concurrencies: [1, 16], count: 2000, repMs: 300, warmupMs: 300, reps: 3, maxMs: 3000 },
+      fuzz: { targetRequests: 3000, smallRuns: 10, maxRuns: 200, timeoutMs: 120_000, seed: 1 },
       fullRun: { reps: 1, maxMs: 60_000, timeoutMs: 120_000 },
     }
   : {
@@ -64,6 +65,7 @@ const plan = quick
         maxMs: 45_000,
       },
       server: { concurrencies: [1, 16], count: 20_000, repMs: 1000, warmupMs: 1000, reps: 5, maxMs: 8000 },
+      fuzz: { targetRequests: 50_000, smallRuns: 40, maxRuns: 5000, timeoutMs: 300_000, seed: 1 },
       fullRun: { reps: 3, maxMs: 90_000, timeoutMs: 120_000 },
     };
 
@@ -132,7 +134,7 @@ if (sections.has(2) || sections.has(3)) {
 if (sections.has(4)) {
   markLoad("section 4");
   progress("4. fuzz campaign");
-  results = { ...results, fuzz: await benchFuzz() };
+  results = { ...results, fuzz: await benchFuzz(plan.fuzz) };
 }
 
 if (sections.has(5)) {

@@ -87,6 +87,43 @@ describe("judgeGoals", () => {
     expect(goals.filter((goal) => goal.met === false).map((goal) => goal.section)).toEqual([1, 2, 5]);
   });
 
+  it("judges the fuzz campaign's memory from its growth, and not at all when it fell short of its requests", () => {
+    const run = {
+      runs: 40,
+      cases: 1000,
+      requests: 3000,
+      engineMs: 5000,
+      wallMs: 6000,
+      maxRssBytes: 300e6,
+      exitCode: 0,
+      status: "passed",
+      casesPerSecond: 200,
+      requestsPerSecond: 600,
+    };
+    const fuzz = (growthPct: number, problems: string[] = []) => ({
+      available: true as const,
+      command: "conform fuzz filters",
+      small: run,
+      large: { ...run, runs: 800, requests: 55_000, maxRssBytes: 300e6 * (1 + growthPct / 100) },
+      casesPerSecond: 200,
+      requestsPerSecond: 600,
+      requests: 55_000,
+      peakRssBytes: 300e6 * (1 + growthPct / 100),
+      firstHalfPeakRssBytes: 300e6,
+      secondHalfPeakRssBytes: 300e6 * (1 + growthPct / 100),
+      growthPct,
+      retainedBytesPerRequest: (3e6 * growthPct) / 52_000,
+      memoryFlat: growthPct <= 15,
+      timeline: [],
+      problems,
+    });
+    const judged = (result: ReturnType<typeof fuzz>) =>
+      judgeGoals({ ...base, fuzz: result }).find((goal) => goal.section === 4)?.met;
+    expect(judged(fuzz(5))).toBe(true);
+    expect(judged(fuzz(80))).toBe(false);
+    expect(judged(fuzz(5, ["the large campaign made 20000 requests, fewer than 50000"]))).toBeNull();
+  });
+
   it("does not judge sections that did not run or measured something invalid", () => {
     const goals = judgeGoals({ ...base, clientOverhead: overhead(0.9, false), fullRun: fullRun(1000, 2) });
     expect(goals.every((goal) => goal.met === null)).toBe(true);
