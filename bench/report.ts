@@ -92,7 +92,7 @@ export function judgeGoals(results: Partial): Goal[] {
 
   const fuzz = results.fuzz;
   const fuzzGoal =
-    "fuzz campaign memory flat up to 50,000 requests (peak RSS within 15 % of a short campaign's)";
+    "fuzz campaign memory flat up to 50,000 requests (second half's peak RSS within 15 % of the first half's)";
   if (!fuzz?.available) {
     goals.push({ section: 4, goal: fuzzGoal, measured: fuzz ? fuzz.reason : "not run", met: null });
   } else {

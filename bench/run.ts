@@ -55,7 +55,7 @@ const plan = quick
       fullRun: { reps: 1, maxMs: 60_000, timeoutMs: 120_000 },
     }
   : {
-      spec: { warmup: 2, reps: 7, maxMs: 20_000, coldRuns: 3 },
+      spec: { warmup: 2, reps: 5, maxMs: 20_000, coldRuns: 3 },
       overhead: {
         concurrency: 8,
         requests: 4000,
