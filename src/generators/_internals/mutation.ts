@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { fieldPath } from "../../spec/issues.ts";
 import { parsePointer } from "../../spec/pointer.ts";
 import type { BodySchema } from "./body-schema.ts";
 
@@ -62,22 +63,7 @@ export function applyEdit(body: unknown, pointer: string, edit: MutationEdit): u
 /** The field a pointer names, in the API's error style (`configs[0].port`); undefined for the whole body. */
 export function fieldOf(body: unknown, pointer: string): string | undefined {
   const tokens = parsePointer(pointer) ?? [];
-  if (tokens.length === 0) return undefined;
-  let field = "";
-  let current = body;
-  for (const token of tokens) {
-    if (Array.isArray(current)) {
-      field += `[${token}]`;
-      current = current[Number(token)];
-    } else {
-      field += field === "" ? token : `.${token}`;
-      current =
-        typeof current === "object" && current !== null
-          ? (current as Record<string, unknown>)[token]
-          : undefined;
-    }
-  }
-  return field;
+  return tokens.length === 0 ? undefined : fieldPath(body, tokens);
 }
 
 /** True when one pointer is the other or lies under it (`/a` and `/a/b`). */
