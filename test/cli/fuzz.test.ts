@@ -1,31 +1,11 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { campaigns } from "../../src/cli/commands/fuzz.ts";
-import { main } from "../../src/cli/main.ts";
 import { ProgressBar, renderBar } from "../../src/cli/progress-bar.ts";
 import { discoverSuites } from "../../src/runner/discovery.ts";
-
-/** Runs the CLI in-process, capturing what it prints. */
-async function cli(args: string[]) {
-  let out = "";
-  let err = "";
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
+import { cli } from "../helpers/cli.ts";
 
 describe("conform fuzz", () => {
   it("runs a campaign's suites with the seed and runs asked, and writes the usual reports", async () => {

@@ -7,26 +7,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it, vi } from "vitest";
-import { main } from "../../src/cli/main.ts";
+import { afterAll, describe, expect, it } from "vitest";
 import { createReferenceServer } from "../../src/reference/server.ts";
 import { listenFlagsProblem, withListenFlags } from "../../src/runner/listen-drivers/index.ts";
+import { cli } from "../helpers/cli.ts";
 import { bundledSpec } from "../helpers/reference.ts";
-
-async function cli(args: string[]) {
-  let err = "";
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
 
 interface ReportCase {
   id: string;

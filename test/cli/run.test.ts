@@ -3,36 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { colorFromEnv } from "../../src/cli/commands/run.ts";
-import { main } from "../../src/cli/main.ts";
 import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
+import { cli } from "../helpers/cli.ts";
 
 const fixtures = join(import.meta.dirname, "../fixtures/suites");
 const schema = JSON.parse(
   readFileSync(join(import.meta.dirname, "../../src/reporters/report.schema.json"), "utf8"),
 );
-
-/** Runs the CLI in-process, capturing what it prints. */
-async function cli(args: string[]) {
-  let out = "";
-  let err = "";
-  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, out, err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-  }
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -102,7 +81,7 @@ describe("conform run", () => {
 describe("conform run against a real target, with secrets", () => {
   let server: ReferenceServer;
   beforeAll(async () => {
-    server = await createReferenceServer({ http: true, token: "c0ffee".repeat(10) + "beef" });
+    server = await createReferenceServer({ http: true, token: `${"c0ffee".repeat(10)}beef` });
   });
   afterAll(() => server.close());
 
