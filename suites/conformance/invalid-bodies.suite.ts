@@ -18,7 +18,7 @@ import { requestBodyValue } from "../../src/generators/request-body.ts";
 import { isBreakable, requestBodyInvalid } from "../../src/generators/request-body-invalid.ts";
 import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
 import type { OperationInfo } from "../../src/spec/types.ts";
-import { createFixtures, fixturePort, fixturesOf, isSuccess } from "./support/bodies-fixtures.ts";
+import { fixturePort, fixturesCase, fixturesOf, isSuccess } from "./support/bodies-fixtures.ts";
 import {
   costlyOperations,
   errorFields,
@@ -120,14 +120,7 @@ export default defineSuite({
   title: "Invalid request bodies are refused with 400 naming the broken field",
   tags: ["writes"],
   cases: [
-    {
-      id: "fixtures",
-      title: "Create what the bodies write against: a load balancer, profile, node, instance, OAuth client",
-      tags: ["costly"],
-      run: async (t) => {
-        await createFixtures(t);
-      },
-    },
+    fixturesCase,
     {
       id: "one-rule",
       title: "A body breaking one schema rule is refused with 400 naming the field",

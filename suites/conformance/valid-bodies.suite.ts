@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { requestBody } from "../../src/generators/request-body.ts";
 import { type CaseContext, defineSuite } from "../../src/index.ts";
-import { createFixtures, fixturesOf, isSuccess } from "./support/bodies-fixtures.ts";
+import { fixturesCase, fixturesOf, isSuccess } from "./support/bodies-fixtures.ts";
 import {
   costlyOperations,
   declaredInRead,
@@ -123,14 +123,7 @@ export default defineSuite({
   title: "Valid request bodies are accepted and read back",
   tags: ["writes"],
   cases: [
-    {
-      id: "fixtures",
-      title: "Create what the bodies write against: a load balancer, profile, node, instance, OAuth client",
-      tags: ["costly"],
-      run: async (t) => {
-        await createFixtures(t);
-      },
-    },
+    fixturesCase,
     {
       id: "accepted-and-read-back",
       title: "Each write operation accepts generated valid bodies, and what was sent reads back",

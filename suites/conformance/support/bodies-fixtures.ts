@@ -5,7 +5,7 @@
  * the cleanup ledger right after it is created. Only HTTP, from the description and facts.md.
  * @module
  */
-import type { CaseContext, LiveResponse } from "../../../src/index.ts";
+import type { CaseContext, LiveResponse, SuiteCase } from "../../../src/index.ts";
 
 export interface BodyFixtures {
   readonly region: string;
@@ -162,3 +162,16 @@ export function pathValues(fixtures: BodyFixtures): Readonly<Record<string, stri
     clientId: fixtures.clientId,
   };
 }
+
+/**
+ * The first case of both body suites: creates what the bodies write against. Tagged `costly` (it creates an
+ * instance): excluding that tag leaves the later cases without fixtures, and they skip saying so.
+ */
+export const fixturesCase: SuiteCase = {
+  id: "fixtures",
+  title: "Create what the bodies write against: a load balancer, profile, node, instance, OAuth client",
+  tags: ["costly"],
+  run: async (t) => {
+    await createFixtures(t);
+  },
+};
