@@ -70,7 +70,6 @@ export class RatePacer {
 
   /** Learns from an answer's rate-limit headers (lower-cased names). */
   observe(key: string, headers: Readonly<Record<string, string>>): void {
-    if (this.#policy.kind !== "auto" && this.#policy.kind !== "fixed") return;
     const remaining = Number(headers["x-ratelimit-remaining"]);
     const reset = Number(headers["x-ratelimit-reset"]);
     if (!Number.isInteger(remaining) || !Number.isInteger(reset)) return;
