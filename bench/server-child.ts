@@ -4,7 +4,8 @@
  * HTTPS on loopback, rate limits so wide they never bind (the bench measures speed, not pacing).
  *
  * Protocol over the IPC channel: the child sends `{type: "ready", baseUrl, token, certificatePem}` once
- * listening; on `{type: "usage"}` it answers `{type: "usage", cpuUs, rssBytes}`; on `{type: "close"}` it stops.
+ * listening; on `{type: "usage"}` it answers `{type: "usage", cpuUs, rssBytes}`; on `{type: "close"}`, or when
+ * the channel closes (the bench exited or crashed), it stops.
  * Start it with {@link startServerChild}.
  * @module
  */
@@ -81,12 +82,15 @@ async function serve(): Promise<void> {
     addressRateLimits: wide,
     onDefect: (error) => process.stderr.write(`reference server defect: ${String(error)}\n`),
   });
-  process.on("message", async (message: { type: string }) => {
+  // Stops on `close`, and also when the IPC channel closes: a bench that crashed must not leave a server behind.
+  process.once("disconnect", () => {
+    void server.close().finally(() => process.exit(0));
+  });
+  process.on("message", (message: { type: string }) => {
     if (message.type === "usage") {
       const cpu = process.cpuUsage();
       process.send?.({ type: "usage", cpuUs: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss() });
     } else if (message.type === "close") {
-      await server.close();
       process.disconnect();
     }
   });
