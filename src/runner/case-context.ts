@@ -26,9 +26,10 @@ export class CaseSkipped extends Error {
 export interface CaseRecorder {
   /** Called for every exchange of the case (checks run there). */
   onExchange(exchange: Exchange): void;
-  readonly assertions: CheckResult[];
+  /** Records one of the suite's own assertions, and the exchange it is about. */
+  assert(result: CheckResult, exchange: Exchange | undefined): void;
   /** The case's latest exchange: a failed assertion points at it unless told otherwise. */
-  lastExchangeId: number | undefined;
+  lastExchange: Exchange | undefined;
   reproduction: Reproduction | undefined;
   readonly logs: string[];
 }
@@ -111,8 +112,8 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
       const outcome = condition
         ? passed
         : failed(details.message ?? name, { expected: details.expected, actual: details.actual });
-      const exchangeId = details.response?.exchange.id ?? recorder.lastExchangeId;
-      recorder.assertions.push({ checkId: `assert:${name}`, exchangeId, outcome });
+      const exchange = details.response?.exchange ?? recorder.lastExchange;
+      recorder.assert({ checkId: `assert:${name}`, exchangeId: exchange?.id, outcome }, exchange);
       return condition;
     },
     skip(reason) {

@@ -19,6 +19,7 @@ import { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import { type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
+import { CaseTally } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
 import type { EventBus } from "./event-bus.ts";
 import { HttpClient, TransportError } from "./http-client.ts";
@@ -193,23 +194,26 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   ): Promise<CaseStatus> => {
     const caseStarted = performance.now();
     bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
-    const results: CheckResult[] = [];
-    const kept = new Map<number, Exchange>();
+    const tally = new CaseTally(secrets);
     let exchangeCount = 0;
+    const emitCheck = (result: CheckResult) =>
+      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
     const recorder: CaseRecorder = {
-      assertions: [],
       reproduction: undefined,
       logs: [],
-      lastExchangeId: undefined,
+      lastExchange: undefined,
       onExchange(exchange) {
         exchangeCount += 1;
-        recorder.lastExchangeId = exchange.id;
-        kept.set(exchange.id, exchange);
+        recorder.lastExchange = exchange;
         bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
         for (const result of judge(exchange)) {
-          results.push(result);
-          bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
+          tally.add(result, exchange);
+          emitCheck(result);
         }
+      },
+      assert(result, exchange) {
+        tally.add(result, exchange);
+        emitCheck(result);
       },
     };
     const t = createCaseContext(
@@ -238,30 +242,19 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
       else
         error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
     }
-    for (const assertion of recorder.assertions) {
-      results.push(assertion);
-      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result: assertion });
-    }
-    // Failed results in full; a skip ("does not apply here") once per check and reason, not once per exchange.
-    const skips = new Map<string, CheckResult>();
-    const failedResults: CheckResult[] = [];
-    for (const result of results) {
-      if (result.outcome.status === "failed") failedResults.push(scrubResult(result, secrets));
-      else if (result.outcome.status === "skipped") {
-        const key = `${result.checkId}\u0000${result.outcome.reason}`;
-        if (!skips.has(key)) skips.set(key, { ...result, exchangeId: undefined });
-      }
-    }
-    const notable = [...failedResults, ...skips.values()];
-    const failed = failedResults.length > 0;
-    const referenced = new Set(failedResults.map((result) => result.exchangeId));
-    const status: CaseStatus = error ? "errored" : failed ? "failed" : skipReason ? "skipped" : "passed";
+    const status: CaseStatus = error
+      ? "errored"
+      : tally.failed
+        ? "failed"
+        : skipReason
+          ? "skipped"
+          : "passed";
     return finishCase(suite, entry, {
       status,
       durationMs: performance.now() - caseStarted,
-      results: notable,
-      passedChecks: results.filter((result) => result.outcome.status === "passed").length,
-      exchanges: [...kept.values()].filter((exchange) => referenced.has(exchange.id)),
+      results: tally.notable,
+      passedChecks: tally.passed,
+      exchanges: tally.exchanges,
       exchangeCount,
       ...(skipReason ? { skipReason } : {}),
       ...(error ? { error } : {}),
@@ -340,10 +333,4 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   };
   bus.emit(finished);
   return finished;
-}
-
-/** Suite assertions may quote values the target returned: scrub known secrets from them before anyone sees them. */
-function scrubResult(result: CheckResult, secrets: SecretValues): CheckResult {
-  if (secrets.size === 0 || result.outcome.status === "passed") return result;
-  return JSON.parse(secrets.scrub(JSON.stringify(result))) as CheckResult;
 }
