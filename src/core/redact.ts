@@ -23,6 +23,13 @@ const secretKeys = new Set([
 
 const secretHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
+const secretKeyInJson = new RegExp(`"(?:${[...secretKeys].join("|")})"\\s*:`, "i");
+
+/** Cheap pre-check: could this JSON text hold a value under a secret key? (False means it surely does not.) */
+export function mayHoldSecretKeys(jsonText: string): boolean {
+  return secretKeyInJson.test(jsonText);
+}
+
 export function isSecretKey(key: string): boolean {
   return secretKeys.has(key.toLowerCase());
 }
@@ -107,6 +114,12 @@ export class SecretValues {
     for (const value of this.#values)
       if (out.includes(value)) out = out.split(value).join(redactedPlaceholder);
     return out;
+  }
+
+  /** True when a known secret value occurs in the text. */
+  appearsIn(text: string): boolean {
+    for (const value of this.#values) if (text.includes(value)) return true;
+    return false;
   }
 
   /** Scrubs every string inside a JSON-like value (header maps, parsed bodies), returning a copy. */

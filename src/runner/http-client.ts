@@ -10,6 +10,7 @@ import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici"
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
   collectSecrets,
+  mayHoldSecretKeys,
   redactForm,
   redactHeaders,
   redactJson,
@@ -148,7 +149,7 @@ export class HttpClient {
     let body = outgoing.body;
     if (body !== undefined) {
       const type = headers["content-type"] ?? "";
-      if (isJson(type)) {
+      if (isJson(type) && mayHoldSecretKeys(body)) {
         try {
           const parsed = JSON.parse(body);
           collectSecrets(parsed, this.#options.secrets);
@@ -201,13 +202,12 @@ export class HttpClient {
           json = undefined;
         }
       }
-      // Secrets the target hands out (new tokens, client secrets) are scrubbed wherever they appear later.
-      if (json !== undefined) collectSecrets(json, this.#options.secrets);
+      const recorded = this.recordBody(text, json);
       const response: RecordedResponse = {
         status: answer.statusCode,
         headers: this.#options.secrets.scrubDeep(redactHeaders(headers)),
-        json: json === undefined ? undefined : this.#options.secrets.scrubDeep(redactJson(json)),
-        text: this.#options.secrets.scrub(redactTextBody(text, headers["content-type"])),
+        json: recorded.json,
+        text: recorded.text,
         truncated,
         bytes,
       };
@@ -245,6 +245,24 @@ export class HttpClient {
     }
   }
 
+  /**
+   * The recorded form of a response body. Most answers hold no secret: a cheap scan says so and they are kept as
+   * they came (the recorded JSON is then the live value itself: recording is the hot path of every run). Answers
+   * under a secret key teach the run that secret and are redacted by key; known secret values are scrubbed anywhere.
+   */
+  private recordBody(text: string, json: unknown): { text: string; json: unknown } {
+    const secrets = this.#options.secrets;
+    if (json === undefined) return { text: secrets.scrub(text), json: undefined };
+    if (mayHoldSecretKeys(text)) {
+      // Secrets the target hands out (new tokens, client secrets) are scrubbed wherever they appear later.
+      collectSecrets(json, secrets);
+      const redacted = secrets.scrubDeep(redactJson(json));
+      return { text: JSON.stringify(redacted), json: redacted };
+    }
+    if (secrets.appearsIn(text)) return { text: secrets.scrub(text), json: secrets.scrubDeep(json) };
+    return { text, json };
+  }
+
   private async readBody(
     body: AsyncIterable<Buffer>,
   ): Promise<{ text: string; bytes: number; truncated: boolean }> {
@@ -265,27 +283,24 @@ export class HttpClient {
 }
 
 /** Who a request counts against at the target: a digest of its Authorization (never the token itself), or none. */
+const callerDigests = new Map<string, string>();
+
+/** Who is asking, as a short digest of the Authorization header (the token itself is never kept as a key). */
 function callerOf(outgoing: OutgoingRequest): string {
-  const authorization = Object.entries(outgoing.headers ?? {}).find(
-    ([name]) => name.toLowerCase() === "authorization",
-  )?.[1];
-  return authorization ? createHash("sha256").update(authorization).digest("base64url").slice(0, 16) : "";
+  const authorization = outgoing.headers?.authorization ?? outgoing.headers?.Authorization;
+  if (!authorization) return "";
+  let digest = callerDigests.get(authorization);
+  if (digest === undefined) {
+    // A run uses a handful of tokens; the bound only guards against a suite minting thousands.
+    if (callerDigests.size >= 256) callerDigests.clear();
+    digest = createHash("sha256").update(authorization).digest("base64url").slice(0, 16);
+    callerDigests.set(authorization, digest);
+  }
+  return digest;
 }
 
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown })?.code;
   if (typeof code === "string") return code;
   return (error as Error)?.name === "AbortError" ? "ABORTED" : "TRANSPORT";
-}
-
-/** Redacts a response body text by key when it is JSON or a form; other texts only get the value scrub. */
-function redactTextBody(text: string, contentType: string | undefined): string {
-  if (isJson(contentType)) {
-    try {
-      return JSON.stringify(redactJson(JSON.parse(text)));
-    } catch {
-      return text;
-    }
-  }
-  return text;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   collectSecrets,
+  mayHoldSecretKeys,
   redactedPlaceholder,
   redactForm,
   redactHeaders,
@@ -67,5 +68,21 @@ describe("redaction", () => {
     expect(secrets.scrub(`curl -H 'Authorization: Bearer ${"f".repeat(64)}'`)).toBe(
       `curl -H 'Authorization: Bearer ${redactedPlaceholder}'`,
     );
+  });
+
+  it.each([
+    ['{"access_token": "x"}', true],
+    ['{"data":[{"SECRET":"x"}]}', true],
+    ['{"label":"token holder","tags":["password"]}', false],
+    ['{"data":[{"id":1,"label":"a"}],"page":1}', false],
+  ])("pre-check %s may hold secret keys: %s", (text, expected) => {
+    expect(mayHoldSecretKeys(text)).toBe(expected);
+  });
+
+  it("says whether a known secret appears in a text", () => {
+    const secrets = new SecretValues();
+    secrets.add("abcdefgh12345678");
+    expect(secrets.appearsIn("x abcdefgh12345678 y")).toBe(true);
+    expect(secrets.appearsIn("nothing here")).toBe(false);
   });
 });
