@@ -116,6 +116,12 @@ export class SecretValues {
     return out;
   }
 
+  /** Scrubs a flat map of strings (headers); the same object back when nothing in it is secret (the common case). */
+  scrubRecord(record: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    for (const value of Object.values(record)) if (this.appearsIn(value)) return this.scrubDeep(record);
+    return record;
+  }
+
   /** True when a known secret value occurs in the text. */
   appearsIn(text: string): boolean {
     for (const value of this.#values) if (text.includes(value)) return true;

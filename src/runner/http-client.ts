@@ -167,7 +167,7 @@ export class HttpClient {
     return {
       method: outgoing.method,
       url: secrets.scrub(redactUrl(outgoing.url)),
-      headers: secrets.scrubDeep(headers),
+      headers: secrets.scrubRecord(headers),
       body,
     };
   }
@@ -205,7 +205,7 @@ export class HttpClient {
       const recorded = this.recordBody(text, json);
       const response: RecordedResponse = {
         status: answer.statusCode,
-        headers: this.#options.secrets.scrubDeep(redactHeaders(headers)),
+        headers: this.#options.secrets.scrubRecord(redactHeaders(headers)),
         json: recorded.json,
         text: recorded.text,
         truncated,

@@ -85,4 +85,14 @@ describe("redaction", () => {
     expect(secrets.appearsIn("x abcdefgh12345678 y")).toBe(true);
     expect(secrets.appearsIn("nothing here")).toBe(false);
   });
+
+  it("scrubs a header map only when a secret is in it, returning the same map otherwise", () => {
+    const secrets = new SecretValues();
+    secrets.add("abcdefgh12345678");
+    const clean = { "content-type": "application/json" };
+    expect(secrets.scrubRecord(clean)).toBe(clean);
+    expect(secrets.scrubRecord({ "x-echo": "Bearer abcdefgh12345678" })).toEqual({
+      "x-echo": `Bearer ${redactedPlaceholder}`,
+    });
+  });
 });
