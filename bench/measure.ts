@@ -136,7 +136,7 @@ export function formatBytes(bytes: number): string {
     unit += 1;
   }
   return unit === 0
-    ? `${value} B`
+    ? `${Math.round(value)} B`
     : `${value.toFixed(value >= 100 ? 0 : value >= 10 ? 1 : 2)} ${units[unit]}`;
 }
 
