@@ -9,7 +9,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ProgressBar } from "../progress-bar.ts";
-import { runCommand } from "./run.ts";
+import { runCommand, runOptions } from "./run.ts";
 
 export interface Campaign {
   /** What it fuzzes, for --help. */
@@ -43,8 +43,7 @@ type RunHandlerArgs = Parameters<typeof runCommand.handler>[0];
 type FuzzArgs = RunHandlerArgs & { campaign: CampaignName; runs: number };
 
 function builder(yargs: Argv) {
-  const runBuilder = runCommand.builder as unknown as (yargs: Argv) => Argv;
-  return runBuilder(yargs)
+  return runOptions(yargs)
     .positional("campaign", {
       type: "string",
       choices: Object.keys(campaigns),

@@ -16,7 +16,8 @@ import { toolVersion } from "../version.ts";
 
 const groups = { target: "Target:", selection: "Selection:", behaviour: "Run:", output: "Reports:" };
 
-function builder(yargs: Argv) {
+/** Every option of `conform run` and its checks, without examples: `conform fuzz` reuses them. */
+export function runOptions(yargs: Argv) {
   return yargs
     .config(
       "config",
@@ -177,7 +178,11 @@ function builder(yargs: Argv) {
           throw new ConfigError(`--${name} must be a positive integer`);
       }
       return true;
-    })
+    });
+}
+
+function builder(yargs: Argv) {
+  return runOptions(yargs)
     .example("$0 run", "Every suite against the embedded reference server")
     .example(
       "CONFORM_TOKEN=... $0 run --base-url https://api.example.net/v4 --tag read-only",
