@@ -2,6 +2,7 @@
  * Runs suites through the real runner against the embedded reference server, clean or with named faults, and
  * collects the event stream: how suite tests prove "green against the reference, red against a wrong variant".
  */
+import { expect } from "vitest";
 import type { CaseFinished, RunEvent, RunFinished } from "../../src/core/events.ts";
 import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
 import { runConformance } from "../../src/runner/run.ts";
@@ -48,4 +49,30 @@ export function describeProblems(run: SuiteRun): string {
       ].join("\n");
     })
     .join("\n");
+}
+
+/**
+ * Runs `suite` with one fault enabled and asserts it is red for the right reason: exit 1, the fault claims the
+ * suite, a failed check matches `expected`, every check the fault claims fired, and no case errored (a failure
+ * of the target, not of the suite).
+ */
+export async function expectFaultCaught(
+  suite: string,
+  fault: {
+    readonly id: string;
+    readonly detectedBy: { readonly suites: readonly string[]; readonly checks?: readonly string[] };
+  },
+  expected: RegExp,
+): Promise<SuiteRun> {
+  const run = await runSuites({ suites: [suite], faults: [fault.id] });
+  expect(run.finished.exitCode).toBe(1);
+  expect(fault.detectedBy.suites).toEqual([suite]);
+  const failed = [...run.failedChecks];
+  expect(
+    failed.filter((check) => expected.test(check)),
+    failed.join("\n"),
+  ).not.toEqual([]);
+  for (const check of fault.detectedBy.checks ?? []) expect(failed).toContain(check);
+  expect(run.problems.map((problem) => problem.status)).not.toContain("errored");
+  return run;
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { CaseFinished } from "../../src/core/events.ts";
 import { type Generated, mutationsOf } from "../../src/generators/case-meta.ts";
 import { paginationFaults } from "../../src/reference/faults/list-faults.ts";
-import { describeProblems, runSuites } from "../helpers/run-suites.ts";
+import { describeProblems, expectFaultCaught, runSuites } from "../helpers/run-suites.ts";
 
 const caught: Record<string, RegExp> = {
   "pages-off-by-one": /^assert:property: getComputeTypes answers page and page_size edges as described$/,
@@ -40,16 +40,7 @@ describe("pagination suite", () => {
   it.each(paginationFaults.map((fault) => [fault.id, fault] as const))(
     "is red with %s",
     async (id, fault) => {
-      const run = await runSuites({ suites: ["pagination"], faults: [id] });
-      expect(run.finished.exitCode).toBe(1);
-      expect(fault.detectedBy.suites).toEqual(["pagination"]);
-      const failed = [...run.failedChecks];
-      expect(
-        failed.filter((check) => caught[id]!.test(check)),
-        failed.join("\n"),
-      ).not.toEqual([]);
-      for (const check of fault.detectedBy.checks ?? []) expect(failed).toContain(check);
-      expect(run.problems.map((problem) => problem.status)).not.toContain("errored");
+      await expectFaultCaught("pagination", fault, caught[id]!);
     },
   );
 
