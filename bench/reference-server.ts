@@ -6,7 +6,7 @@
  * request is reported next to the rate.
  * @module
  */
-import { collectGarbage, repeat, type Summary, summarize } from "./measure.ts";
+import { repeat, type Summary, summarize } from "./measure.ts";
 import { createPool, onlyStatuses, rawLoad } from "./raw-client.ts";
 import type { ServerChild } from "./server-child.ts";
 import { createRequest, deleteBalancers, filteredList, filteredListRequest } from "./workload.ts";
@@ -77,8 +77,8 @@ export async function benchReferenceServer(
           // One warm-up run per cell (JIT on both sides, the pool's connections opened), then the measured ones.
           const { samples, cutShort } = await repeat(
             { warmup: 1, reps: options.reps, maxMs: options.maxMs, minReps: 3 },
+            // No forced GC before a repetition: it drops the client's compiled code (see client-overhead.ts).
             async (rep) => {
-              collectGarbage();
               const sample = await once(rep < 0 ? options.warmupMs : options.repMs);
               if (rep >= 0) {
                 for (const [status, count] of Object.entries(sample.result.statuses))

@@ -49,7 +49,21 @@ export function redactJson(value: unknown): unknown {
   return out;
 }
 
+/** Header names whose values are redacted or rewritten (lower case). */
+const headersToRedact = new Set([...secretHeaders, "proxy-authorization", "location"]);
+
+/**
+ * Headers with lower-cased names and secret values redacted. The same object back when there is nothing to do
+ * (lower-case names, none of them secret): most answers, and recording them is the runner's hot path.
+ */
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  for (const name of Object.keys(headers)) {
+    if (headersToRedact.has(name) || /[A-Z]/.test(name)) return redactedCopy(headers);
+  }
+  return headers as Record<string, string>;
+}
+
+function redactedCopy(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();

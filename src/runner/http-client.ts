@@ -69,13 +69,27 @@ export class TransportError extends Error {
   }
 }
 
+/**
+ * One string per header name. undici already gives lower-cased names and a string per header; only repeated
+ * headers come as arrays. The object is used as it came when nothing needs joining (every answer pays this).
+ */
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  for (const name of Object.keys(headers)) {
+    if (typeof headers[name] !== "string") return flattenedCopy(headers);
+  }
+  return headers as Record<string, string>;
+}
+
+function flattenedCopy(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
 }
+
+/** Methods that change nothing at the target (RFC 9110 §9.2.1): cancelling them loses nothing. */
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function isJson(contentType: string | undefined): boolean {
   return /^application\/([\w.+-]*\+)?json\b/i.test(contentType ?? "");
@@ -184,12 +198,16 @@ export class HttpClient {
     const exchangeId = this.#nextId++;
     let headersMs = 0;
     try {
+      // An interrupted run sends nothing more...
+      outgoing.signal?.throwIfAborted();
       const answer = await request(outgoing.url, {
         method: outgoing.method as Dispatcher.HttpMethod,
         headers: outgoing.headers,
         body: outgoing.body,
         dispatcher: this.#agent,
-        signal: outgoing.signal,
+        // ...but lets a write in flight finish (within the timeout): cancelled, what it created would be unknown
+        // to the cleanup ledger and left behind.
+        signal: safeMethods.has(outgoing.method.toUpperCase()) ? outgoing.signal : undefined,
       });
       headersMs = performance.now() - started;
       const headers = flattenHeaders(answer.headers);

@@ -15,6 +15,7 @@ import addFormatsPlugin from "ajv-formats";
 import { toIssues } from "./issues.ts";
 import { normalizeReachable, type ValidationContext } from "./normalize-schema.ts";
 import { pointerToFragment } from "./pointer.ts";
+import { rememberFormats } from "./remembered-formats.ts";
 import type { SpecDialect, Validator } from "./types.ts";
 
 /** `full` checks formats exactly (a date must exist); `fast` uses ajv-formats' cheaper regular expressions. */
@@ -53,6 +54,7 @@ function createAjv(dialect: SpecDialect, formatMode: FormatMode): Ajv {
   } as const;
   const ajv = dialect === "openapi-3.1" ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv, { mode: formatMode });
+  rememberFormats(ajv);
   return ajv;
 }
 

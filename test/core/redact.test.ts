@@ -47,9 +47,29 @@ describe("redaction", () => {
       { location: `https://app.example/cb#access_token=${encodeURIComponent(redactedPlaceholder)}&state=x` },
     ],
     [{ "X-Filter": '{"label":"x"}' }, { "x-filter": '{"label":"x"}' }],
+    [
+      { "set-cookie": "session=1", etag: "x" },
+      { "set-cookie": redactedPlaceholder, etag: "x" },
+    ],
+    [
+      { "proxy-authorization": "Basic dXNlcjpwYXNz" },
+      { "proxy-authorization": `Basic ${redactedPlaceholder}` },
+    ],
+    [
+      { "content-type": "application/json", "x-ratelimit-remaining": "9" },
+      { "content-type": "application/json", "x-ratelimit-remaining": "9" },
+    ],
   ])("headers: %o", (input, expected) => {
     const out = redactHeaders(input);
     expect(out).toEqual(expected);
+  });
+
+  it("gives headers that need nothing back as they are, and never changes its input", () => {
+    const clean = { "content-type": "application/json", etag: "x" };
+    expect(redactHeaders(clean)).toBe(clean);
+    const secret = { authorization: "Bearer abcdefgh12345678", accept: "application/json" };
+    expect(redactHeaders(secret)).not.toBe(secret);
+    expect(secret.authorization).toBe("Bearer abcdefgh12345678");
   });
 
   it("redacts secret form fields and URL parameters, keeping the rest", () => {

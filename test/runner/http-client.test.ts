@@ -8,8 +8,19 @@ import { RatePacer } from "../../src/runner/rate-pacer.ts";
 
 let origin = "";
 let hits429 = 0;
+/** Requests the server received, by method and path (for "was it sent at all"). */
+const received: string[] = [];
 const server = createServer((request: IncomingMessage, response: ServerResponse) => {
   const url = new URL(request.url ?? "/", "http://x");
+  received.push(`${request.method} ${url.pathname}`);
+  if (url.pathname === "/slow") {
+    // Answers after 150 ms: long enough for a test to interrupt the request in flight.
+    setTimeout(() => {
+      response.writeHead(request.method === "POST" ? 201 : 200, { "content-type": "application/json" });
+      response.end('{"id":7}');
+    }, 150);
+    return;
+  }
   if (url.pathname === "/limited") {
     hits429 += 1;
     if (hits429 <= 2) {
@@ -137,6 +148,46 @@ describe("runner HTTP client", () => {
     [undefined, undefined],
   ])("reads Retry-After %j as %j ms", (value, expected) => {
     expect(retryAfterMs(value, Date.now())).toBe(expected);
+  });
+
+  it.each([
+    ["a write in flight is let finish, so what it created reaches the cleanup ledger", "POST", 201],
+    ["a read in flight is cancelled", "GET", "ABORTED"],
+  ])("on interruption, %s", async (_name, method, expected) => {
+    const http = client();
+    const controller = new AbortController();
+    const sent = http.send({
+      method,
+      url: `${origin}/slow`,
+      body: method === "POST" ? "{}" : undefined,
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 30);
+    const outcome = await sent.then(
+      (answer) => answer.status,
+      (error: unknown) => (error instanceof TransportError ? error.code : error),
+    );
+    expect(outcome).toBe(expected);
+    await http.close();
+  });
+
+  it("sends nothing once the run is interrupted", async () => {
+    const http = client();
+    const controller = new AbortController();
+    controller.abort();
+    const before = received.length;
+    const seen: Exchange[] = [];
+    const error = await http
+      .send(
+        { method: "POST", url: `${origin}/after-abort`, body: "{}", signal: controller.signal },
+        (exchange) => seen.push(exchange),
+      )
+      .catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).code).toBe("ABORTED");
+    expect(seen.map((exchange) => exchange.error?.code)).toEqual(["ABORTED"]);
+    expect(received.slice(before)).toEqual([]);
+    await http.close();
   });
 
   it("reads an HTTP-date Retry-After", () => {
