@@ -4,8 +4,11 @@
  * (a) through the runner (`runConformance` with bench-only suites loaded by `suitePaths`): pacing, the HTTP
  *     client recording and redacting every exchange, every built-in check on every exchange, the event stream
  *     and the JSON reporter listening;
- * (b) through a raw undici Pool that only reads each body.
- * Each repetition runs (a) then (b), so drift on the machine hits both; the ratio is taken per repetition.
+ * (b) through a raw undici Pool that only reads each body;
+ * (c) through the same raw Pool, each body parsed and validated with the spec's compiled validator for the
+ *     answer (full formats, as the runner does): what checking a body costs by itself, the floor under (a) for
+ *     any client that checks what it receives.
+ * Each repetition runs (a), (b) then (c), so drift on the machine hits all; ratios are taken per repetition.
  * Besides throughput, the client process's CPU time per request tells the overhead even when the server is the
  * bottleneck.
  * @module
@@ -19,6 +22,8 @@ import { createReporters } from "../src/reporters/index.ts";
 import { type RunConfig, runConfigDefaults } from "../src/runner/config.ts";
 import { runConformance } from "../src/runner/run.ts";
 import { bundledSpecPath } from "../src/spec/bundled.ts";
+import { loadSpec } from "../src/spec/load.ts";
+import type { Validator } from "../src/spec/types.ts";
 import { type Summary, summarize } from "./measure.ts";
 import { writeOverheadSuites } from "./overhead-suite.ts";
 import { createPool, rawLoad } from "./raw-client.ts";
@@ -49,8 +54,12 @@ export interface ClientOverheadResult {
   readonly requests: number;
   readonly runner: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
   readonly raw: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
+  /** (c): the raw Pool, each body parsed and validated. */
+  readonly validating: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
   /** (a)/(b) throughput, per repetition. */
   readonly ratio: Summary;
+  /** (c)/(b) throughput, per repetition: the most any checking client could reach on this machine. */
+  readonly floorRatio: Summary;
   /** (b)/(a) client CPU per request: the share of the raw client's CPU cost the runner adds on top, inverted. */
   readonly cpuRatio: Summary;
   /** Check outcomes in the last runner repetition: every check ran on every exchange, and what they said. */
@@ -111,8 +120,10 @@ async function throughRunner(
       const status = String(event.exchange.response?.status ?? event.exchange.error?.code);
       statuses[status] = (statuses[status] ?? 0) + 1;
     } else if (event.type === "check") {
-      if (event.result.outcome.status === "passed") passedChecks += 1;
-      else if (event.result.outcome.status === "failed") failedChecks += 1;
+      // Check events carry failures and skips; passes are counted per case.
+      if (event.result.outcome.status === "failed") failedChecks += 1;
+    } else if (event.type === "case-finished") {
+      passedChecks += event.passedChecks;
     } else if (event.type === "run-finished") {
       finished = performance.now();
       cpu = process.cpuUsage(cpuBefore);
@@ -154,6 +165,47 @@ async function throughRaw(server: ServerChild, count: number, concurrency: numbe
   }
 }
 
+/** (c): the raw Pool, each body parsed and validated; a body the validator rejects is counted (it must be none). */
+async function throughRawValidating(
+  server: ServerChild,
+  count: number,
+  concurrency: number,
+  validator: Validator,
+): Promise<OverheadSample & { invalid: number }> {
+  const request = filteredListRequest(server.baseUrl, server.token);
+  const pool = createPool(new URL(server.baseUrl).origin, server.certificatePem, concurrency);
+  let invalid = 0;
+  try {
+    const result = await rawLoad(pool, {
+      ...request,
+      concurrency,
+      count,
+      maxMs: 120_000,
+      onResponse: (_status, text) => {
+        if (!validator(JSON.parse(text)).valid) invalid += 1;
+      },
+    });
+    return {
+      requests: result.requests,
+      perSecond: result.perSecond,
+      clientCpuUsPerRequest: result.clientCpuUs / Math.max(1, result.requests),
+      statuses: result.statuses,
+      invalid,
+    };
+  } finally {
+    await pool.close();
+  }
+}
+
+/** The validator the runner's body check uses for the list's 200 answer. */
+async function listValidator(): Promise<Validator> {
+  const spec = await loadSpec(bundledSpecPath);
+  const operation = spec.operations.match("GET", filteredList.path)?.operation;
+  const validator = operation && spec.validators.response(operation.operationId, 200, "application/json");
+  if (!validator) throw new Error(`the bundled spec documents no JSON 200 for GET ${filteredList.path}`);
+  return validator;
+}
+
 export async function benchClientOverhead(
   server: ServerChild,
   options: OverheadOptions,
@@ -172,12 +224,15 @@ export async function benchClientOverhead(
   const problems: string[] = [];
   try {
     // Warm-up: both paths, unmeasured, long enough for the JIT to settle (a fresh process runs slow for ~1 s).
+    const validator = await listValidator();
     await throughRunner(server, caFile, warmupSuites, options.concurrency, work);
     await throughRaw(server, options.warmupRequests, options.concurrency);
+    await throughRawValidating(server, options.warmupRequests, options.concurrency, validator);
 
     const runner: (OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number })[] =
       [];
     const raw: OverheadSample[] = [];
+    const validating: (OverheadSample & { invalid: number })[] = [];
     const started = performance.now();
     let cutShort = false;
     for (let rep = 0; rep < options.reps; rep += 1) {
@@ -189,10 +244,12 @@ export async function benchClientOverhead(
       // repetition would measure a half-cold runner (405-540 µs per request instead of 250-310 µs, measured).
       runner.push(await throughRunner(server, caFile, suites, options.concurrency, work));
       raw.push(await throughRaw(server, suites.requests, options.concurrency));
+      validating.push(await throughRawValidating(server, suites.requests, options.concurrency, validator));
     }
     for (const [name, samples] of [
       ["runner", runner],
       ["raw", raw],
+      ["raw validating", validating],
     ] as const) {
       for (const sample of samples) {
         const other = Object.keys(sample.statuses).filter((status) => status !== "200");
@@ -202,6 +259,8 @@ export async function benchClientOverhead(
           problems.push(`${name}: ${sample.requests} requests instead of ${suites.requests}`);
       }
     }
+    const rejected = validating.reduce((sum, sample) => sum + sample.invalid, 0);
+    if (rejected > 0) problems.push(`raw validating: ${rejected} bodies did not match the schema`);
     const last = runner.at(-1);
     return {
       endpoint: filteredList.describe,
@@ -215,7 +274,12 @@ export async function benchClientOverhead(
         perSecond: summarize(raw.map((sample) => sample.perSecond)),
         cpuUsPerRequest: summarize(raw.map((sample) => sample.clientCpuUsPerRequest)),
       },
+      validating: {
+        perSecond: summarize(validating.map((sample) => sample.perSecond)),
+        cpuUsPerRequest: summarize(validating.map((sample) => sample.clientCpuUsPerRequest)),
+      },
       ratio: summarize(runner.map((sample, index) => sample.perSecond / raw[index]!.perSecond)),
+      floorRatio: summarize(validating.map((sample, index) => sample.perSecond / raw[index]!.perSecond)),
       cpuRatio: summarize(
         runner.map((sample, index) => raw[index]!.clientCpuUsPerRequest / sample.clientCpuUsPerRequest),
       ),

@@ -212,9 +212,19 @@ export function renderReport(results: BenchResults): string {
               micros(overhead.raw.cpuUsPerRequest),
             ],
             [
+              "(c) raw undici Pool, body parsed and validated (the spec's validator)",
+              rate(overhead.validating.perSecond),
+              micros(overhead.validating.cpuUsPerRequest),
+            ],
+            [
               "(a)/(b)",
               formatSummary(overhead.ratio, (value) => value.toFixed(2)),
               `(b)/(a) ${formatSummary(overhead.cpuRatio, (value) => value.toFixed(2))}`,
+            ],
+            [
+              "(c)/(b): the most a client that checks bodies reaches here",
+              formatSummary(overhead.floorRatio, (value) => value.toFixed(2)),
+              "",
             ],
           ],
         ),

@@ -70,6 +70,10 @@ export interface ExchangeRecorded {
   readonly exchange: Exchange;
 }
 
+/**
+ * A check's or a suite assertion's result that is not a pass (failed or skipped), as it happens. Passes are only
+ * counted, in {@link CaseFinished.passedChecks}: one event per check per exchange would be most of the stream.
+ */
 export interface CheckEvaluated {
   readonly type: "check";
   readonly suiteId: string;

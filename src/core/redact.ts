@@ -52,14 +52,17 @@ export function redactJson(value: unknown): unknown {
 /** Header names whose values are redacted or rewritten (lower case). */
 const headersToRedact = new Set([...secretHeaders, "proxy-authorization", "location"]);
 
+/** True when a header's name must be lower-cased or its value redacted or rewritten. */
+export function mustRedactHeader(name: string): boolean {
+  return headersToRedact.has(name) || /[A-Z]/.test(name);
+}
+
 /**
  * Headers with lower-cased names and secret values redacted. The same object back when there is nothing to do
  * (lower-case names, none of them secret): most answers, and recording them is the runner's hot path.
  */
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  for (const name of Object.keys(headers)) {
-    if (headersToRedact.has(name) || /[A-Z]/.test(name)) return redactedCopy(headers);
-  }
+  for (const name of Object.keys(headers)) if (mustRedactHeader(name)) return redactedCopy(headers);
   return headers as Record<string, string>;
 }
 
@@ -91,7 +94,12 @@ export function redactForm(text: string): string {
   return changed ? params.toString() : text;
 }
 
+/** Could a URL carry a secret parameter? (False means it surely does not: no secret key name, nothing encoded.) */
+const mayHoldSecretParameter = new RegExp(`%|${[...secretKeys].join("|")}`, "i");
+
 export function redactUrl(url: string): string {
+  // Every recorded request passes here: most URLs name no secret key, and parsing them would change nothing.
+  if (!mayHoldSecretParameter.test(url)) return url;
   const parsed = URL.parse(url);
   if (!parsed || (parsed.search === "" && parsed.hash === "")) return url;
   const query = parsed.search ? `?${redactForm(parsed.search.slice(1))}` : "";
@@ -138,7 +146,9 @@ export class SecretValues {
 
   /** True when a known secret value occurs in the text. */
   appearsIn(text: string): boolean {
-    for (const value of this.#values) if (text.includes(value)) return true;
+    // The length test first: a search for a long value sets up a table each time, and most texts (header
+    // values) are shorter than any secret.
+    for (const value of this.#values) if (text.length >= value.length && text.includes(value)) return true;
     return false;
   }
 

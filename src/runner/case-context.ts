@@ -48,9 +48,19 @@ export interface CaseContextDeps {
   readonly shared: Map<string, unknown>;
 }
 
-function buildUrl(base: string, path: string, query: RequestOptions["query"]): string {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(`${base.replace(/\/$/, "")}${path}`);
-  for (const [key, value] of Object.entries(query ?? {})) url.searchParams.set(key, String(value));
+/** The absolute URL of a request: `path` relative to `base` (or absolute), `query` set over any the path has. */
+export function buildUrl(base: string, path: string, query: RequestOptions["query"]): string {
+  const absolute = /^https?:\/\//.test(path) ? path : `${base.replace(/\/$/, "")}${path}`;
+  const entries = query ? Object.entries(query) : [];
+  // The common case (no query in the path) in one parse; set() re-serialises the URL for each parameter.
+  if (!absolute.includes("?") && !absolute.includes("#")) {
+    const search = new URLSearchParams(
+      entries.map(([key, value]): [string, string] => [key, String(value)]),
+    ).toString();
+    return new URL(search ? `${absolute}?${search}` : absolute).toString();
+  }
+  const url = new URL(absolute);
+  for (const [key, value] of entries) url.searchParams.set(key, String(value));
   return url.toString();
 }
 

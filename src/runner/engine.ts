@@ -134,7 +134,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     nodeVersion: process.version,
   });
 
-  const judge = (exchange: Exchange): CheckResult[] => {
+  /** Runs every enabled check on an exchange, handing each outcome to `record`. */
+  const judge = (exchange: Exchange, record: (result: CheckResult) => void): void => {
     exchanges += 1;
     if (exchange.operationId && exchange.response) {
       const seen = statusesSeen.get(exchange.operationId) ?? new Set<number>();
@@ -143,7 +144,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     }
     const operation = exchange.operationId ? spec.operations.byId(exchange.operationId) : undefined;
     const context = { spec, operation, receivedAt: exchange.timings.startedAt + exchange.timings.totalMs };
-    return input.checks.map((definition) => {
+    for (const definition of input.checks) {
       let outcome: CheckResult["outcome"];
       try {
         outcome = definition.check(context, exchange);
@@ -154,8 +155,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
           message: `check ${definition.id} crashed: ${(error as Error)?.message ?? error}`,
         };
       }
-      return { checkId: definition.id, exchangeId: exchange.id, outcome };
-    });
+      record({ checkId: definition.id, exchangeId: exchange.id, outcome });
+    }
   };
 
   const finishCase = (
@@ -196,8 +197,13 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
     const tally = new CaseTally(secrets);
     let exchangeCount = 0;
-    const emitCheck = (result: CheckResult) =>
-      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
+    // Passes are counted, not announced: an event for each would be most of the stream (every check on every
+    // exchange) and no listener needs them one by one (case-finished carries the count).
+    const record = (result: CheckResult, exchange: Exchange | undefined) => {
+      tally.add(result, exchange);
+      if (result.outcome.status !== "passed")
+        bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
+    };
     const recorder: CaseRecorder = {
       reproduction: undefined,
       logs: [],
@@ -206,15 +212,9 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         exchangeCount += 1;
         recorder.lastExchange = exchange;
         bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
-        for (const result of judge(exchange)) {
-          tally.add(result, exchange);
-          emitCheck(result);
-        }
+        judge(exchange, (result) => record(result, exchange));
       },
-      assert(result, exchange) {
-        tally.add(result, exchange);
-        emitCheck(result);
-      },
+      assert: record,
     };
     const t = createCaseContext(
       {

@@ -11,6 +11,7 @@ import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchan
 import {
   collectSecrets,
   mayHoldSecretKeys,
+  mustRedactHeader,
   redactForm,
   redactHeaders,
   redactJson,
@@ -70,14 +71,24 @@ export class TransportError extends Error {
 }
 
 /**
- * One string per header name. undici already gives lower-cased names and a string per header; only repeated
- * headers come as arrays. The object is used as it came when nothing needs joining (every answer pays this).
+ * The live and the recorded headers of an answer. undici gives lower-cased names and a string per header (arrays
+ * only for repeated ones); most answers need no joining and no redaction and hold no known secret, and then both
+ * are the object undici made. One pass over it decides: every answer pays this.
  */
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  for (const name of Object.keys(headers)) {
-    if (typeof headers[name] !== "string") return flattenedCopy(headers);
+function answerHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  secrets: SecretValues,
+): { live: Record<string, string>; recorded: Readonly<Record<string, string>> } {
+  // for-in: undici's header objects are in dictionary mode, where Object.keys/values cost more.
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value !== "string" || mustRedactHeader(name) || secrets.appearsIn(value)) {
+      const live = flattenedCopy(headers);
+      return { live, recorded: secrets.scrubRecord(redactHeaders(live)) };
+    }
   }
-  return headers as Record<string, string>;
+  const clean = headers as Record<string, string>;
+  return { live: clean, recorded: clean };
 }
 
 function flattenedCopy(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -142,7 +153,8 @@ export class HttpClient {
     // must not hold another token's requests.
     const key = `${operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`}\u0000${callerOf(outgoing)}`;
     for (let attempt = 0; ; attempt += 1) {
-      if (outgoing.pace !== false) await this.#options.pacer.acquire(key, outgoing.signal);
+      const paced = outgoing.pace === false ? undefined : this.#options.pacer.acquire(key, outgoing.signal);
+      if (paced) await paced;
       const live = await this.attempt(outgoing, operationId, attempt, observe);
       this.#options.pacer.observe(key, live.headers);
       if (live.status !== 429) return live;
@@ -210,8 +222,11 @@ export class HttpClient {
         signal: safeMethods.has(outgoing.method.toUpperCase()) ? outgoing.signal : undefined,
       });
       headersMs = performance.now() - started;
-      const headers = flattenHeaders(answer.headers);
-      const { text, bytes, truncated } = await this.readBody(answer.body);
+      const { live: headers, recorded: recordedHeaders } = answerHeaders(
+        answer.headers,
+        this.#options.secrets,
+      );
+      const { text, bytes, truncated } = await this.readBody(answer.body, headers["content-length"]);
       let json: unknown;
       if (!truncated && isJson(headers["content-type"]) && text !== "") {
         try {
@@ -223,7 +238,7 @@ export class HttpClient {
       const recorded = this.recordBody(text, json);
       const response: RecordedResponse = {
         status: answer.statusCode,
-        headers: this.#options.secrets.scrubRecord(redactHeaders(headers)),
+        headers: recordedHeaders,
         json: recorded.json,
         text: recorded.text,
         truncated,
@@ -282,12 +297,19 @@ export class HttpClient {
   }
 
   private async readBody(
-    body: AsyncIterable<Buffer>,
+    body: Dispatcher.ResponseData["body"],
+    contentLength: string | undefined,
   ): Promise<{ text: string; bytes: number; truncated: boolean }> {
+    // Most answers declare a length within the cap: read whole at once, cheaper than iterating chunks.
+    if (contentLength !== undefined && Number(contentLength) <= this.#options.maxResponseBytes) {
+      const whole = await body.bytes();
+      const text = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString("utf8");
+      return { text, bytes: whole.byteLength, truncated: false };
+    }
     const chunks: Buffer[] = [];
     let bytes = 0;
     let kept = 0;
-    for await (const chunk of body) {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       if (kept < this.#options.maxResponseBytes) {
         const room = this.#options.maxResponseBytes - kept;

@@ -14,7 +14,19 @@ export function operationMatcher(
   const authPath = new URL(target.authUrl).pathname.replace(/\/$/, "");
   const apiOrigin = new URL(target.baseUrl).origin;
   const authOrigin = new URL(target.authUrl).origin;
+  // Runs ask about the same URLs again and again (a list, its pages, a polled resource): remember the answers,
+  // bounded so a campaign of distinct URLs cannot grow it.
+  const answers = new Map<string, string | undefined>();
   return (method, url) => {
+    const key = `${method} ${url}`;
+    if (answers.has(key)) return answers.get(key);
+    const operationId = match(method, url);
+    if (answers.size >= 4096) answers.clear();
+    answers.set(key, operationId);
+    return operationId;
+  };
+
+  function match(method: string, url: string): string | undefined {
     const parsed = new URL(url);
     const verb = method.toUpperCase() === "HEAD" ? "GET" : method;
     if (
@@ -29,5 +41,5 @@ export function operationMatcher(
       if (match && match.operation.serverUrl !== undefined) return match.operation.operationId;
     }
     return undefined;
-  };
+  }
 }

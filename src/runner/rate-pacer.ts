@@ -46,8 +46,8 @@ export class RatePacer {
     this.#clock = clock;
   }
 
-  /** Waits until a request to `key` may go. */
-  async acquire(key: string, signal?: AbortSignal): Promise<void> {
+  /** Waits until a request to `key` may go: undefined when it may go at once (no promise to await, the usual case). */
+  acquire(key: string, signal?: AbortSignal): Promise<void> | undefined {
     let wait = 0;
     const now = this.#clock.now();
     if (this.#policy.kind === "fixed") {
@@ -62,10 +62,9 @@ export class RatePacer {
       // Count the request against the window before the answer comes, so concurrent requests see it.
       window.remaining -= 1;
     }
-    if (wait > 0) {
-      this.waitedMs += wait;
-      await this.#clock.sleep(wait, signal);
-    }
+    if (wait <= 0) return undefined;
+    this.waitedMs += wait;
+    return this.#clock.sleep(wait, signal);
   }
 
   /** Learns from an answer's rate-limit headers (lower-cased names). */

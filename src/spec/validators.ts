@@ -15,6 +15,9 @@ export interface ValidatorCacheOptions {
   readonly formatMode: FormatMode;
 }
 
+/** Response lookups remembered (operation, status and content type); emptied when full. */
+const maxLookups = 4096;
+
 export function createValidatorCache(document: unknown, options: ValidatorCacheOptions): ValidatorCache {
   const compilerOptions = {
     dialect: options.dialect,
@@ -33,14 +36,26 @@ export function createValidatorCache(document: unknown, options: ValidatorCacheO
   };
   const unknownFormats = Object.freeze([...options.unknownFormats]);
 
+  const findResponse = (operationId: string, status: number, contentType: string | undefined) => {
+    const body = options.bodies.get(operationId);
+    const response = body && responseFor(body.responses, status);
+    if (!response) return undefined;
+    const mediaType = mediaTypeFor(response.media, contentType);
+    const pointer = mediaType === undefined ? undefined : response.media.get(mediaType);
+    return pointer === undefined ? undefined : responseCompiler().compile(pointer);
+  };
+  const responseLookups = new Map<string, Validator | undefined>();
+
   return {
     response(operationId, status, contentType) {
-      const body = options.bodies.get(operationId);
-      const response = body && responseFor(body.responses, status);
-      if (!response) return undefined;
-      const mediaType = mediaTypeFor(response.media, contentType);
-      const pointer = mediaType === undefined ? undefined : response.media.get(mediaType);
-      return pointer === undefined ? undefined : responseCompiler().compile(pointer);
+      // Every checked answer asks: the lookup (status, range, default; then media type) is done once per key.
+      const key = `${operationId}\u0000${status}\u0000${contentType ?? ""}`;
+      if (responseLookups.has(key)) return responseLookups.get(key);
+      const found = findResponse(operationId, status, contentType);
+      // Content types come from the target: bounded, so a target sending endless variants cannot grow it.
+      if (responseLookups.size >= maxLookups) responseLookups.clear();
+      responseLookups.set(key, found);
+      return found;
     },
     request(operationId, contentType): Validator | undefined {
       const request = options.bodies.get(operationId)?.request;

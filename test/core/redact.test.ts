@@ -78,6 +78,10 @@ describe("redaction", () => {
     );
     expect(redactUrl("https://h/cb?code=abc&state=1")).not.toContain("abc");
     expect(redactUrl("https://h/v4/regions")).toBe("https://h/v4/regions");
+    expect(redactUrl("https://h/v4/regions?page=2")).toBe("https://h/v4/regions?page=2");
+    // An encoded key name is still a secret key.
+    expect(redactUrl("https://h/cb?%74oken=abcdefgh")).not.toContain("abcdefgh");
+    expect(redactUrl("https://h/cb#ACCESS_TOKEN=abcdefgh")).not.toContain("abcdefgh");
   });
 
   it("scrubs known secret values anywhere in a text, and learns them from bodies", () => {

@@ -34,6 +34,15 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
     response.end(JSON.stringify({ data: "x".repeat(5000) }));
     return;
   }
+  if (url.pathname.startsWith("/chunked/")) {
+    // No content-length: the client cannot know the size before reading.
+    const size = Number(url.pathname.split("/")[2]);
+    response.writeHead(200, { "content-type": "application/json" });
+    const text = JSON.stringify({ data: "é".repeat(size) });
+    response.write(text.slice(0, 10));
+    response.end(text.slice(10));
+    return;
+  }
   if (url.pathname === "/token") {
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify({ access_token: "a1".repeat(32), expires_in: 7200 }));
@@ -95,15 +104,34 @@ describe("runner HTTP client", () => {
     await http.close();
   });
 
-  it("cuts a body above the cap and says so, without parsing it", async () => {
+  it.each([
+    ["declared length, above the cap", "/big", JSON.stringify({ data: "x".repeat(5000) })],
+    ["no declared length, above the cap", "/chunked/2000", JSON.stringify({ data: "é".repeat(2000) })],
+  ])("cuts a body above the cap and says so, without parsing it (%s)", async (_name, path, whole) => {
     const http = client();
-    const answer = await http.send({ method: "GET", url: `${origin}/big` });
+    const answer = await http.send({ method: "GET", url: `${origin}${path}` });
     expect(answer.exchange.response).toMatchObject({
       truncated: true,
-      bytes: JSON.stringify({ data: "x".repeat(5000) }).length,
+      bytes: Buffer.byteLength(whole),
       json: undefined,
     });
-    expect(answer.exchange.response?.text).toHaveLength(1024);
+    expect(Buffer.byteLength(answer.exchange.response?.text ?? "")).toBeLessThanOrEqual(1024 + 3);
+    expect(whole.startsWith((answer.exchange.response?.text ?? "").replace(/\uFFFD$/, ""))).toBe(true);
+    await http.close();
+  });
+
+  it.each([
+    ["declared length", "/echo", { ok: true, echo: null }],
+    ["no declared length", "/chunked/100", { data: "é".repeat(100) }],
+  ])("reads a body within the cap whole, counting its bytes (%s)", async (_name, path, json) => {
+    const http = client();
+    const answer = await http.send({ method: "GET", url: `${origin}${path}` });
+    expect(answer.json).toEqual(json);
+    expect(answer.exchange.response).toMatchObject({
+      truncated: false,
+      bytes: Buffer.byteLength(JSON.stringify(json)),
+      text: JSON.stringify(json),
+    });
     await http.close();
   });
 

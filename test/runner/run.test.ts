@@ -41,6 +41,14 @@ describe("a run against the embedded reference server", () => {
     expect(regions?.statuses).toEqual([200, 400]);
     expect(events[0]?.type).toBe("run-started");
     expect(events.at(-1)?.type).toBe("run-finished");
+    // Passes are counted per case, never announced one by one.
+    const checkEvents = events.filter((event) => event.type === "check");
+    expect(checkEvents.filter((event) => event.result.outcome.status === "passed")).toEqual([]);
+    const passes = events.reduce(
+      (sum, event) => sum + (event.type === "case-finished" ? event.passedChecks : 0),
+      0,
+    );
+    expect(passes).toBeGreaterThan(finished.exchanges);
   });
 
   it("deletes what a writing suite created, and never lets the token reach an event", async () => {
@@ -107,6 +115,14 @@ describe("a run against a target that breaks the contract", () => {
     ]) {
       expect(failedChecks).toContain(id);
     }
+    // Each failure was announced as it happened, once.
+    const announced = events.flatMap((event) =>
+      event.type === "check" && event.result.outcome.status === "failed" ? [event.result.checkId] : [],
+    );
+    const reported = failedCases(events).flatMap((event) =>
+      event.results.filter((result) => result.outcome.status === "failed").map((result) => result.checkId),
+    );
+    expect(announced.sort()).toEqual(reported.sort());
     const withExchange = failedCases(events).find((event) => event.exchanges.length > 0);
     expect(withExchange?.exchanges[0]?.request.url).toContain(baseUrl);
   });

@@ -265,6 +265,23 @@ describe.each(specs)("validators of the %s fixture", (dialect, spec) => {
     expect(spec.validators.response("getInstancesSummary", 200)).toBeDefined();
   });
 
+  it("answers a repeated lookup as the first time, and each status and media type on its own", () => {
+    const asks: [string, number, string | undefined][] = [
+      ["getType", 404, undefined],
+      ["getType", 418, undefined],
+      ["getInstance", 200, "text/html"],
+      ["getInstance", 200, "application/json"],
+      ["getInstancesSummary", 500, undefined],
+    ];
+    const first = asks.map(([id, status, type]) => spec.validators.response(id, status, type));
+    const again = asks.map(([id, status, type]) => spec.validators.response(id, status, type));
+    expect(again).toEqual(first);
+    for (const [index, validator] of again.entries()) expect(validator).toBe(first[index]);
+    expect(first[2]).toBeUndefined();
+    expect(first[3]).toBeDefined();
+    expect(first[4]).toBeUndefined();
+  });
+
   it("matches the media type, ignoring parameters and case", () => {
     expect(spec.validators.response("getInstance", 200, "Application/JSON; charset=utf-8")).toBeDefined();
     expect(spec.validators.response("getInstance", 200, "text/html")).toBeUndefined();

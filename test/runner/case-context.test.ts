@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { buildUrl } from "../../src/runner/case-context.ts";
+
+/** What the URL standard makes of the same request, built the long way: parse, set each parameter, serialise. */
+function longWay(base: string, path: string, query: Record<string, string | number> = {}): string {
+  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(`${base.replace(/\/$/, "")}${path}`);
+  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, String(value));
+  return url.toString();
+}
+
+describe("buildUrl", () => {
+  it.each<[string, string, Record<string, string | number> | undefined, string]>([
+    ["https://127.0.0.1:8443/v4", "/regions", undefined, "https://127.0.0.1:8443/v4/regions"],
+    ["https://127.0.0.1:8443/v4/", "/regions", {}, "https://127.0.0.1:8443/v4/regions"],
+    [
+      "http://127.0.0.1/v4",
+      "/nodebalancers",
+      { page: 2, page_size: 25 },
+      "http://127.0.0.1/v4/nodebalancers?page=2&page_size=25",
+    ],
+    [
+      "http://127.0.0.1/v4",
+      "/x",
+      { q: "a b&c=d", é: "ü" },
+      "http://127.0.0.1/v4/x?q=a+b%26c%3Dd&%C3%A9=%C3%BC",
+    ],
+    ["http://127.0.0.1/v4", "/x?page=1&keep=yes", { page: 3 }, "http://127.0.0.1/v4/x?page=3&keep=yes"],
+    ["http://127.0.0.1/v4", "/x#frag", { page: 3 }, "http://127.0.0.1/v4/x?page=3#frag"],
+    ["http://127.0.0.1/v4", "http://127.0.0.2/oauth/token", { a: 1 }, "http://127.0.0.2/oauth/token?a=1"],
+    ["http://127.0.0.1/v4", "/a b/../c", undefined, "http://127.0.0.1/v4/c"],
+    ["http://127.0.0.1/v4", "/x", { empty: "" }, "http://127.0.0.1/v4/x?empty="],
+  ])("%s + %s + %j", (base, path, query, expected) => {
+    expect(buildUrl(base, path, query)).toBe(expected);
+    expect(buildUrl(base, path, query)).toBe(longWay(base, path, query));
+  });
+});
