@@ -4,11 +4,13 @@
  * (a) through the runner (`runConformance` with bench-only suites loaded by `suitePaths`): pacing, the HTTP
  *     client recording and redacting every exchange, every built-in check on every exchange, the event stream
  *     and the JSON reporter listening;
+ * (a0) the same runner with every check turned off (`excludeChecks`): (a) - (a0) is what the checks cost, the
+ *     rest of (a) the engine, the client and recording;
  * (b) through a raw undici Pool that only reads each body;
  * (c) through the same raw Pool, each body parsed and validated with the spec's compiled validator for the
  *     answer (full formats, as the runner does): what checking a body costs by itself, the floor under (a) for
  *     any client that checks what it receives.
- * Each repetition runs (a), (b) then (c), so drift on the machine hits all; ratios are taken per repetition.
+ * Each repetition runs (a), (a0), (b) then (c), so drift on the machine hits all; ratios are taken per repetition.
  * Besides throughput, the client process's CPU time per request tells the overhead even when the server is the
  * bottleneck.
  * @module
@@ -17,6 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { builtinChecks } from "../src/checks/index.ts";
 import type { RunEvent } from "../src/core/events.ts";
 import { createReporters } from "../src/reporters/index.ts";
 import { type RunConfig, runConfigDefaults } from "../src/runner/config.ts";
@@ -53,6 +56,8 @@ export interface ClientOverheadResult {
   readonly concurrency: number;
   readonly requests: number;
   readonly runner: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
+  /** (a0): the runner with every check off. */
+  readonly runnerNoChecks: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
   readonly raw: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
   /** (c): the raw Pool, each body parsed and validated. */
   readonly validating: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
@@ -83,6 +88,7 @@ async function throughRunner(
   suites: { dir: string; ids: string[]; requests: number },
   concurrency: number,
   reportRoot: string,
+  excludeChecks: readonly string[] = [],
 ): Promise<OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number }> {
   const config: RunConfig = {
     ...runConfigDefaults,
@@ -96,6 +102,7 @@ async function throughRunner(
     seed: 1,
     reportDir: reportRoot,
     reporters: ["json"],
+    excludeChecks,
   };
   const runId = `bench-${Date.now()}`;
   const reporters = createReporters(config.reporters, {
@@ -197,6 +204,8 @@ async function throughRawValidating(
   }
 }
 
+const everyCheck = Object.keys(builtinChecks);
+
 /** The validator the runner's body check uses for the list's 200 answer. */
 async function listValidator(): Promise<Validator> {
   const spec = await loadSpec(bundledSpecPath);
@@ -231,6 +240,7 @@ export async function benchClientOverhead(
 
     const runner: (OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number })[] =
       [];
+    const runnerNoChecks: OverheadSample[] = [];
     const raw: OverheadSample[] = [];
     const validating: (OverheadSample & { invalid: number })[] = [];
     const started = performance.now();
@@ -243,11 +253,13 @@ export async function benchClientOverhead(
       // No forced GC between repetitions: a full collection drops compiled code and type feedback, so each
       // repetition would measure a half-cold runner (405-540 µs per request instead of 250-310 µs, measured).
       runner.push(await throughRunner(server, caFile, suites, options.concurrency, work));
+      runnerNoChecks.push(await throughRunner(server, caFile, suites, options.concurrency, work, everyCheck));
       raw.push(await throughRaw(server, suites.requests, options.concurrency));
       validating.push(await throughRawValidating(server, suites.requests, options.concurrency, validator));
     }
     for (const [name, samples] of [
       ["runner", runner],
+      ["runner without checks", runnerNoChecks],
       ["raw", raw],
       ["raw validating", validating],
     ] as const) {
@@ -269,6 +281,10 @@ export async function benchClientOverhead(
       runner: {
         perSecond: summarize(runner.map((sample) => sample.perSecond)),
         cpuUsPerRequest: summarize(runner.map((sample) => sample.clientCpuUsPerRequest)),
+      },
+      runnerNoChecks: {
+        perSecond: summarize(runnerNoChecks.map((sample) => sample.perSecond)),
+        cpuUsPerRequest: summarize(runnerNoChecks.map((sample) => sample.clientCpuUsPerRequest)),
       },
       raw: {
         perSecond: summarize(raw.map((sample) => sample.perSecond)),

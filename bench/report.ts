@@ -207,6 +207,11 @@ export function renderReport(results: BenchResults): string {
               micros(overhead.runner.cpuUsPerRequest),
             ],
             [
+              "(a0) the same runner with every check off",
+              rate(overhead.runnerNoChecks.perSecond),
+              micros(overhead.runnerNoChecks.cpuUsPerRequest),
+            ],
+            [
               "(b) raw undici Pool, body read as text",
               rate(overhead.raw.perSecond),
               micros(overhead.raw.cpuUsPerRequest),

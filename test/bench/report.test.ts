@@ -40,6 +40,7 @@ const overhead = (ratio: number, valid = true): ClientOverheadResult => ({
   concurrency: 8,
   requests: 100,
   runner: { perSecond: summarize([ratio * 1000]), cpuUsPerRequest: summarize([500]) },
+  runnerNoChecks: { perSecond: summarize([ratio * 1100]), cpuUsPerRequest: summarize([450]) },
   raw: { perSecond: summarize([1000]), cpuUsPerRequest: summarize([100]) },
   validating: { perSecond: summarize([900]), cpuUsPerRequest: summarize([140]) },
   ratio: summarize([ratio]),
@@ -144,6 +145,8 @@ describe("renderReport", () => {
     const text = renderReport({ ...results, goals: judgeGoals(results) });
     expect(text).toContain(`${base.machine.cores} cores`);
     expect(text).toContain("(a)/(b)");
+    expect(text).toMatch(/\(a0\) the same runner with every check off +550\/s/);
+    expect(text).toMatch(/\(c\)\/\(b\): the most a client that checks bodies reaches here +0\.90/);
     expect(text).toContain("4. Fuzz campaign");
     expect(text).toContain("not yet available: no command");
     expect(text).toContain("[MISSED]");
