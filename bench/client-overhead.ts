@@ -51,27 +51,70 @@ export interface OverheadSample {
   readonly statuses: Readonly<Record<string, number>>;
 }
 
+/** One lane's figures over the repetitions. */
+export interface LaneSummary {
+  readonly perSecond: Summary;
+  /** The bench process's CPU time per request (user + system). */
+  readonly cpuUsPerRequest: Summary;
+  /** The server process's CPU time per request, over the same lane. */
+  readonly serverCpuUsPerRequest: Summary;
+  /** Client and server CPU per second of the lane: how many of the machine's cores the two kept busy. */
+  readonly coresBusy: Summary;
+}
+
 export interface ClientOverheadResult {
   readonly endpoint: string;
   readonly concurrency: number;
   readonly requests: number;
-  readonly runner: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
-  /** (a0): the runner with every check off. */
-  readonly runnerNoChecks: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
-  readonly raw: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
-  /** (c): the raw Pool, each body parsed and validated. */
-  readonly validating: { readonly perSecond: Summary; readonly cpuUsPerRequest: Summary };
+  /** (a) the runner, (a0) the runner with every check off, (b) the raw Pool, (c) the raw Pool validating. */
+  readonly runner: LaneSummary;
+  readonly runnerNoChecks: LaneSummary;
+  readonly raw: LaneSummary;
+  readonly validating: LaneSummary;
   /** (a)/(b) throughput, per repetition. */
   readonly ratio: Summary;
   /** (c)/(b) throughput, per repetition: the most any checking client could reach on this machine. */
   readonly floorRatio: Summary;
   /** (b)/(a) client CPU per request: the share of the raw client's CPU cost the runner adds on top, inverted. */
   readonly cpuRatio: Summary;
+  /**
+   * The cores (a) would keep busy at 0.8 of (b)'s rate with its measured client and server CPU per request, per
+   * repetition: above the machine's core count, the goal cannot be met on this machine whatever the scheduling.
+   */
+  readonly coresForGoal: Summary;
   /** Check outcomes in the last runner repetition: every check ran on every exchange, and what they said. */
   readonly checks: { readonly passed: number; readonly failed: number; readonly casesFailed: number };
   readonly valid: boolean;
   readonly problems: readonly string[];
   readonly cutShort: boolean;
+}
+
+/** A lane's sample with the server's CPU over it. */
+type Measured<T extends OverheadSample> = T & {
+  readonly serverCpuUsPerRequest: number;
+  readonly coresBusy: number;
+};
+
+/** Runs one lane and reads the server's CPU time around it (over IPC, outside the lane's own timing). */
+async function measured<T extends OverheadSample>(
+  server: ServerChild,
+  lane: () => Promise<T>,
+): Promise<Measured<T>> {
+  const before = await server.usage();
+  const sample = await lane();
+  const after = await server.usage();
+  const serverCpuUsPerRequest = (after.cpuUs - before.cpuUs) / Math.max(1, sample.requests);
+  const coresBusy = ((sample.clientCpuUsPerRequest + serverCpuUsPerRequest) * sample.perSecond) / 1e6;
+  return { ...sample, serverCpuUsPerRequest, coresBusy };
+}
+
+function summarizeLane(samples: readonly Measured<OverheadSample>[]): LaneSummary {
+  return {
+    perSecond: summarize(samples.map((sample) => sample.perSecond)),
+    cpuUsPerRequest: summarize(samples.map((sample) => sample.clientCpuUsPerRequest)),
+    serverCpuUsPerRequest: summarize(samples.map((sample) => sample.serverCpuUsPerRequest)),
+    coresBusy: summarize(samples.map((sample) => sample.coresBusy)),
+  };
 }
 
 const discard = () =>
@@ -238,11 +281,12 @@ export async function benchClientOverhead(
     await throughRaw(server, options.warmupRequests, options.concurrency);
     await throughRawValidating(server, options.warmupRequests, options.concurrency, validator);
 
-    const runner: (OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number })[] =
-      [];
-    const runnerNoChecks: OverheadSample[] = [];
-    const raw: OverheadSample[] = [];
-    const validating: (OverheadSample & { invalid: number })[] = [];
+    const runner: Measured<
+      OverheadSample & { passedChecks: number; failedChecks: number; casesFailed: number }
+    >[] = [];
+    const runnerNoChecks: Measured<OverheadSample>[] = [];
+    const raw: Measured<OverheadSample>[] = [];
+    const validating: Measured<OverheadSample & { invalid: number }>[] = [];
     const started = performance.now();
     let cutShort = false;
     for (let rep = 0; rep < options.reps; rep += 1) {
@@ -252,10 +296,20 @@ export async function benchClientOverhead(
       }
       // No forced GC between repetitions: a full collection drops compiled code and type feedback, so each
       // repetition would measure a half-cold runner (405-540 µs per request instead of 250-310 µs, measured).
-      runner.push(await throughRunner(server, caFile, suites, options.concurrency, work));
-      runnerNoChecks.push(await throughRunner(server, caFile, suites, options.concurrency, work, everyCheck));
-      raw.push(await throughRaw(server, suites.requests, options.concurrency));
-      validating.push(await throughRawValidating(server, suites.requests, options.concurrency, validator));
+      runner.push(
+        await measured(server, () => throughRunner(server, caFile, suites, options.concurrency, work)),
+      );
+      runnerNoChecks.push(
+        await measured(server, () =>
+          throughRunner(server, caFile, suites, options.concurrency, work, everyCheck),
+        ),
+      );
+      raw.push(await measured(server, () => throughRaw(server, suites.requests, options.concurrency)));
+      validating.push(
+        await measured(server, () =>
+          throughRawValidating(server, suites.requests, options.concurrency, validator),
+        ),
+      );
     }
     for (const [name, samples] of [
       ["runner", runner],
@@ -278,24 +332,19 @@ export async function benchClientOverhead(
       endpoint: filteredList.describe,
       concurrency: options.concurrency,
       requests: suites.requests,
-      runner: {
-        perSecond: summarize(runner.map((sample) => sample.perSecond)),
-        cpuUsPerRequest: summarize(runner.map((sample) => sample.clientCpuUsPerRequest)),
-      },
-      runnerNoChecks: {
-        perSecond: summarize(runnerNoChecks.map((sample) => sample.perSecond)),
-        cpuUsPerRequest: summarize(runnerNoChecks.map((sample) => sample.clientCpuUsPerRequest)),
-      },
-      raw: {
-        perSecond: summarize(raw.map((sample) => sample.perSecond)),
-        cpuUsPerRequest: summarize(raw.map((sample) => sample.clientCpuUsPerRequest)),
-      },
-      validating: {
-        perSecond: summarize(validating.map((sample) => sample.perSecond)),
-        cpuUsPerRequest: summarize(validating.map((sample) => sample.clientCpuUsPerRequest)),
-      },
+      runner: summarizeLane(runner),
+      runnerNoChecks: summarizeLane(runnerNoChecks),
+      raw: summarizeLane(raw),
+      validating: summarizeLane(validating),
       ratio: summarize(runner.map((sample, index) => sample.perSecond / raw[index]!.perSecond)),
       floorRatio: summarize(validating.map((sample, index) => sample.perSecond / raw[index]!.perSecond)),
+      coresForGoal: summarize(
+        runner.map(
+          (sample, index) =>
+            (0.8 * raw[index]!.perSecond * (sample.clientCpuUsPerRequest + sample.serverCpuUsPerRequest)) /
+            1e6,
+        ),
+      ),
       cpuRatio: summarize(
         runner.map((sample, index) => raw[index]!.clientCpuUsPerRequest / sample.clientCpuUsPerRequest),
       ),

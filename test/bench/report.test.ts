@@ -35,16 +35,24 @@ const synthetic = (coldMs: number, warmMs: number): SpecLoadingResult => ({
   cutShort: false,
 });
 
+const lane = (perSecond: number, cpuUs: number, serverUs = 100) => ({
+  perSecond: summarize([perSecond]),
+  cpuUsPerRequest: summarize([cpuUs]),
+  serverCpuUsPerRequest: summarize([serverUs]),
+  coresBusy: summarize([((cpuUs + serverUs) * perSecond) / 1e6]),
+});
+
 const overhead = (ratio: number, valid = true): ClientOverheadResult => ({
   endpoint: "GET /x",
   concurrency: 8,
   requests: 100,
-  runner: { perSecond: summarize([ratio * 1000]), cpuUsPerRequest: summarize([500]) },
-  runnerNoChecks: { perSecond: summarize([ratio * 1100]), cpuUsPerRequest: summarize([450]) },
-  raw: { perSecond: summarize([1000]), cpuUsPerRequest: summarize([100]) },
-  validating: { perSecond: summarize([900]), cpuUsPerRequest: summarize([140]) },
+  runner: lane(ratio * 1000, 500),
+  runnerNoChecks: lane(ratio * 1100, 450),
+  raw: lane(1000, 100),
+  validating: lane(900, 140),
   ratio: summarize([ratio]),
   floorRatio: summarize([0.9]),
+  coresForGoal: summarize([0.48]),
   cpuRatio: summarize([0.2]),
   checks: { passed: 900, failed: 0, casesFailed: 0 },
   valid,
@@ -147,6 +155,8 @@ describe("renderReport", () => {
     expect(text).toContain("(a)/(b)");
     expect(text).toMatch(/\(a0\) the same runner with every check off +550\/s/);
     expect(text).toMatch(/\(c\)\/\(b\): the most a client that checks bodies reaches here +0\.90/);
+    expect(text).toMatch(/\(b\) raw undici Pool, body read as text +1 000\/s \(1 run\) +100 µs \(1 run\) +100 µs +0\.20/);
+    expect(text).toContain("would keep 0.48 cores busy");
     expect(text).toContain("4. Fuzz campaign");
     expect(text).toContain("not yet available: no command");
     expect(text).toContain("[MISSED]");
