@@ -52,9 +52,9 @@ export function redactJson(value: unknown): unknown {
 /** Header names whose values are redacted or rewritten (lower case). */
 const headersToRedact = new Set([...secretHeaders, "proxy-authorization", "location"]);
 
-/** True when a header's name must be lower-cased or its value redacted or rewritten. */
-export function mustRedactHeader(name: string): boolean {
-  return headersToRedact.has(name) || /[A-Z]/.test(name);
+/** True when a header's value is redacted or rewritten (`name` lower-cased). */
+export function isRedactedHeader(name: string): boolean {
+  return headersToRedact.has(name);
 }
 
 /**
@@ -62,7 +62,9 @@ export function mustRedactHeader(name: string): boolean {
  * (lower-case names, none of them secret): most answers, and recording them is the runner's hot path.
  */
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  for (const name of Object.keys(headers)) if (mustRedactHeader(name)) return redactedCopy(headers);
+  for (const name of Object.keys(headers)) {
+    if (headersToRedact.has(name) || /[A-Z]/.test(name)) return redactedCopy(headers);
+  }
   return headers as Record<string, string>;
 }
 

@@ -10,8 +10,8 @@ import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici"
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
   collectSecrets,
+  isRedactedHeader,
   mayHoldSecretKeys,
-  mustRedactHeader,
   redactForm,
   redactHeaders,
   redactJson,
@@ -79,10 +79,11 @@ function answerHeaders(
   headers: Record<string, string | string[] | undefined>,
   secrets: SecretValues,
 ): { live: Record<string, string>; recorded: Readonly<Record<string, string>> } {
-  // for-in: undici's header objects are in dictionary mode, where Object.keys/values cost more.
+  // for-in: undici's header objects are in dictionary mode, where Object.keys/values cost more. Names are
+  // lower-cased by undici.
   for (const name in headers) {
     const value = headers[name];
-    if (typeof value !== "string" || mustRedactHeader(name) || secrets.appearsIn(value)) {
+    if (typeof value !== "string" || isRedactedHeader(name) || secrets.appearsIn(value)) {
       const live = flattenedCopy(headers);
       return { live, recorded: secrets.scrubRecord(redactHeaders(live)) };
     }

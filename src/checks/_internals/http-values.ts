@@ -12,9 +12,21 @@ export interface MediaType {
   readonly parameters: Readonly<Record<string, string>>;
 }
 
+/** Parsed values remembered: several checks parse every answer's Content-Type, and a run sees few distinct ones. */
+const parsedMediaTypes = new Map<string, MediaType | undefined>();
+
 /** Parses a Content-Type value: `application/json; charset=utf-8`. */
 export function parseMediaType(value: string | undefined): MediaType | undefined {
   if (value === undefined) return undefined;
+  if (parsedMediaTypes.has(value)) return parsedMediaTypes.get(value);
+  const parsed = readMediaType(value);
+  // Values come from the target: bounded, so one sending endless variants cannot grow it.
+  if (parsedMediaTypes.size >= 1024) parsedMediaTypes.clear();
+  parsedMediaTypes.set(value, parsed);
+  return parsed;
+}
+
+function readMediaType(value: string): MediaType | undefined {
   const [head = "", ...rest] = value.split(";");
   const essence = head.trim().toLowerCase();
   if (!/^[!#$%&'*+.^_`|~0-9a-z-]+\/[!#$%&'*+.^_`|~0-9a-z-]+$/.test(essence)) return undefined;
@@ -26,7 +38,8 @@ export function parseMediaType(value: string | undefined): MediaType | undefined
     const raw = part.slice(at + 1).trim();
     parameters[name] = raw.startsWith('"') && raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1) : raw;
   }
-  return { essence, parameters };
+  // Frozen: the same object is handed to every caller.
+  return Object.freeze({ essence, parameters: Object.freeze(parameters) });
 }
 
 /** `application/json` or a structured `+json` type (RFC 6839 §3.1). */

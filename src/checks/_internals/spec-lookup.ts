@@ -13,6 +13,22 @@ import type { OperationInfo, ResponseInfo } from "../../spec/types.ts";
  * (OpenAPI 3.1 §4.8.16: an exact code takes precedence over a range, and `default` covers the rest).
  */
 export function documentedResponse(operation: OperationInfo, status: number): ResponseInfo | undefined {
+  // Most checks ask this of every answer: once per operation and status.
+  let byStatus = documentedByStatus.get(operation);
+  if (!byStatus) {
+    byStatus = new Map();
+    documentedByStatus.set(operation, byStatus);
+  }
+  if (byStatus.has(status)) return byStatus.get(status);
+  const found = findDocumented(operation, status);
+  byStatus.set(status, found);
+  return found;
+}
+
+/** Statuses are numbers a target sends; the memory per operation stays small (at most 1,000 three-digit codes). */
+const documentedByStatus = new WeakMap<OperationInfo, Map<number, ResponseInfo | undefined>>();
+
+function findDocumented(operation: OperationInfo, status: number): ResponseInfo | undefined {
   const exact = String(status);
   const range = `${Math.floor(status / 100)}XX`;
   return (
