@@ -155,7 +155,9 @@ describe("renderReport", () => {
     expect(text).toContain("(a)/(b)");
     expect(text).toMatch(/\(a0\) the same runner with every check off +550\/s/);
     expect(text).toMatch(/\(c\)\/\(b\): the most a client that checks bodies reaches here +0\.90/);
-    expect(text).toMatch(/\(b\) raw undici Pool, body read as text +1 000\/s \(1 run\) +100 µs \(1 run\) +100 µs +0\.20/);
+    expect(text).toMatch(
+      /\(b\) raw undici Pool, body read as text +1 000\/s \(1 run\) +100 µs \(1 run\) +100 µs +0\.20/,
+    );
     expect(text).toContain("would keep 0.48 cores busy");
     expect(text).toContain("4. Fuzz campaign");
     expect(text).toContain("not yet available: no command");
