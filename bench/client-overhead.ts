@@ -10,7 +10,8 @@
  * (c) through the same raw Pool, each body parsed and validated with the spec's compiled validator for the
  *     answer (full formats, as the runner does): what checking a body costs by itself, the floor under (a) for
  *     any client that checks what it receives.
- * Each repetition runs (a), (a0), (b) then (c), so drift on the machine hits all; ratios are taken per repetition.
+ * Each repetition runs (a), (a0), (b) and (c), every other one in reverse order, so drift on the machine hits
+ * all; ratios are taken per repetition.
  * Besides throughput, the client process's CPU time per request tells the overhead even when the server is the
  * bottleneck.
  * @module
@@ -296,20 +297,33 @@ export async function benchClientOverhead(
       }
       // No forced GC between repetitions: a full collection drops compiled code and type feedback, so each
       // repetition would measure a half-cold runner (405-540 µs per request instead of 250-310 µs, measured).
-      runner.push(
-        await measured(server, () => throughRunner(server, caFile, suites, options.concurrency, work)),
-      );
-      runnerNoChecks.push(
-        await measured(server, () =>
-          throughRunner(server, caFile, suites, options.concurrency, work, everyCheck),
-        ),
-      );
-      raw.push(await measured(server, () => throughRaw(server, suites.requests, options.concurrency)));
-      validating.push(
-        await measured(server, () =>
-          throughRawValidating(server, suites.requests, options.concurrency, validator),
-        ),
-      );
+      const lanes = [
+        async () => {
+          runner.push(
+            await measured(server, () => throughRunner(server, caFile, suites, options.concurrency, work)),
+          );
+        },
+        async () => {
+          runnerNoChecks.push(
+            await measured(server, () =>
+              throughRunner(server, caFile, suites, options.concurrency, work, everyCheck),
+            ),
+          );
+        },
+        async () => {
+          raw.push(await measured(server, () => throughRaw(server, suites.requests, options.concurrency)));
+        },
+        async () => {
+          validating.push(
+            await measured(server, () =>
+              throughRawValidating(server, suites.requests, options.concurrency, validator),
+            ),
+          );
+        },
+      ];
+      // Every other repetition runs the lanes in reverse: a machine speeding up or slowing down over the run then
+      // favours no lane (a ratio is taken between lanes of the same repetition).
+      for (const lane of rep % 2 === 0 ? lanes : lanes.toReversed()) await lane();
     }
     for (const [name, samples] of [
       ["runner", runner],
