@@ -3,6 +3,7 @@
  * operations (those with their own server URL) relative to the auth URL.
  * @module
  */
+import { BoundedMemo } from "../core/bounded-memo.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { TargetInfo } from "./suite-api.ts";
 
@@ -16,15 +17,8 @@ export function operationMatcher(
   const authOrigin = new URL(target.authUrl).origin;
   // Runs ask about the same URLs again and again (a list, its pages, a polled resource): remember the answers,
   // bounded so a campaign of distinct URLs cannot grow it.
-  const answers = new Map<string, string | undefined>();
-  return (method, url) => {
-    const key = `${method} ${url}`;
-    if (answers.has(key)) return answers.get(key);
-    const operationId = match(method, url);
-    if (answers.size >= 4096) answers.clear();
-    answers.set(key, operationId);
-    return operationId;
-  };
+  const answers = new BoundedMemo<string, string | undefined>(4096);
+  return (method, url) => answers.get(`${method} ${url}`, () => match(method, url));
 
   function match(method: string, url: string): string | undefined {
     const parsed = new URL(url);

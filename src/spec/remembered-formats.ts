@@ -8,6 +8,7 @@
  * @internal
  */
 import type { Ajv, Format, FormatDefinition } from "ajv";
+import { BoundedMemo } from "../core/bounded-memo.ts";
 
 export interface RememberOptions {
   /** Answers kept per format; the memory is emptied when full (bounded, and cheap to keep). */
@@ -21,16 +22,8 @@ export const rememberDefaults: RememberOptions = { maxEntries: 4096, maxLength: 
 type StringCheck = (value: string) => boolean;
 
 function remembering(check: StringCheck, options: RememberOptions): StringCheck {
-  const answers = new Map<string, boolean>();
-  return (value) => {
-    if (value.length > options.maxLength) return check(value);
-    const known = answers.get(value);
-    if (known !== undefined) return known;
-    const answer = check(value);
-    if (answers.size >= options.maxEntries) answers.clear();
-    answers.set(value, answer);
-    return answer;
-  };
+  const answers = new BoundedMemo<string, boolean>(options.maxEntries);
+  return (value) => (value.length > options.maxLength ? check(value) : answers.get(value, check));
 }
 
 /**

@@ -4,6 +4,7 @@
  * Nothing compiles until a validator is asked for; each compiles once.
  * @module
  */
+import { BoundedMemo } from "../core/bounded-memo.ts";
 import { type BodySchemas, mediaTypeFor, responseFor } from "./body-schemas.ts";
 import { createSchemaCompiler, type FormatMode, type SchemaCompiler } from "./compile.ts";
 import type { SpecDialect, Validator, ValidatorCache } from "./types.ts";
@@ -14,9 +15,6 @@ export interface ValidatorCacheOptions {
   readonly unknownFormats: readonly string[];
   readonly formatMode: FormatMode;
 }
-
-/** Response lookups remembered (operation, status and content type); emptied when full. */
-const maxLookups = 4096;
 
 export function createValidatorCache(document: unknown, options: ValidatorCacheOptions): ValidatorCache {
   const compilerOptions = {
@@ -44,18 +42,15 @@ export function createValidatorCache(document: unknown, options: ValidatorCacheO
     const pointer = mediaType === undefined ? undefined : response.media.get(mediaType);
     return pointer === undefined ? undefined : responseCompiler().compile(pointer);
   };
-  const responseLookups = new Map<string, Validator | undefined>();
+  // Content types come from the target: bounded, so a target sending endless variants cannot grow it.
+  const responseLookups = new BoundedMemo<string, Validator | undefined>(4096);
 
   return {
     response(operationId, status, contentType) {
       // Every checked answer asks: the lookup (status, range, default; then media type) is done once per key.
-      const key = `${operationId}\u0000${status}\u0000${contentType ?? ""}`;
-      if (responseLookups.has(key)) return responseLookups.get(key);
-      const found = findResponse(operationId, status, contentType);
-      // Content types come from the target: bounded, so a target sending endless variants cannot grow it.
-      if (responseLookups.size >= maxLookups) responseLookups.clear();
-      responseLookups.set(key, found);
-      return found;
+      return responseLookups.get(`${operationId}\u0000${status}\u0000${contentType ?? ""}`, () =>
+        findResponse(operationId, status, contentType),
+      );
     },
     request(operationId, contentType): Validator | undefined {
       const request = options.bodies.get(operationId)?.request;

@@ -4,6 +4,7 @@
  * @module
  * @internal
  */
+import { BoundedMemo } from "../../core/bounded-memo.ts";
 
 export interface MediaType {
   /** Lower-cased `type/subtype` without parameters (the "essence"). */
@@ -13,17 +14,12 @@ export interface MediaType {
 }
 
 /** Parsed values remembered: several checks parse every answer's Content-Type, and a run sees few distinct ones. */
-const parsedMediaTypes = new Map<string, MediaType | undefined>();
+const parsedMediaTypes = new BoundedMemo<string, MediaType | undefined>(1024);
 
 /** Parses a Content-Type value: `application/json; charset=utf-8`. */
 export function parseMediaType(value: string | undefined): MediaType | undefined {
   if (value === undefined) return undefined;
-  if (parsedMediaTypes.has(value)) return parsedMediaTypes.get(value);
-  const parsed = readMediaType(value);
-  // Values come from the target: bounded, so one sending endless variants cannot grow it.
-  if (parsedMediaTypes.size >= 1024) parsedMediaTypes.clear();
-  parsedMediaTypes.set(value, parsed);
-  return parsed;
+  return parsedMediaTypes.get(value, readMediaType);
 }
 
 function readMediaType(value: string): MediaType | undefined {
