@@ -50,7 +50,7 @@ export function redactJson(value: unknown): unknown {
 }
 
 /** Header names whose values are redacted or rewritten (lower case). */
-const headersToRedact = new Set([...secretHeaders, "proxy-authorization", "location"]);
+const headersToRedact = new Set([...secretHeaders, "location"]);
 
 /** True when a header's value is redacted or rewritten (`name` lower-cased). */
 export function isRedactedHeader(name: string): boolean {

@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { BoundedMemo } from "../../core/bounded-memo.ts";
 import type { Exchange } from "../../core/exchange.ts";
 import type { OperationInfo, ResponseInfo } from "../../spec/types.ts";
 
@@ -16,17 +17,14 @@ export function documentedResponse(operation: OperationInfo, status: number): Re
   // Most checks ask this of every answer: once per operation and status.
   let byStatus = documentedByStatus.get(operation);
   if (!byStatus) {
-    byStatus = new Map();
+    byStatus = new BoundedMemo(1000);
     documentedByStatus.set(operation, byStatus);
   }
-  if (byStatus.has(status)) return byStatus.get(status);
-  const found = findDocumented(operation, status);
-  byStatus.set(status, found);
-  return found;
+  return byStatus.get(status, (code) => findDocumented(operation, code));
 }
 
-/** Statuses are numbers a target sends; the memory per operation stays small (at most 1,000 three-digit codes). */
-const documentedByStatus = new WeakMap<OperationInfo, Map<number, ResponseInfo | undefined>>();
+/** Per operation (weakly: a spec's operations go with it), by status: three-digit codes, at most 1,000. */
+const documentedByStatus = new WeakMap<OperationInfo, BoundedMemo<number, ResponseInfo | undefined>>();
 
 function findDocumented(operation: OperationInfo, status: number): ResponseInfo | undefined {
   const exact = String(status);
