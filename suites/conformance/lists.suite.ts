@@ -3,7 +3,7 @@
  * and refuses a page size outside 25..500 naming `page_size`. Read-only; derived from the spec, so it grows
  * with it.
  */
-import { defineSuite } from "../../src/index.ts";
+import { type CaseContext, defineSuite } from "../../src/index.ts";
 
 export default defineSuite({
   id: "lists",
@@ -14,12 +14,7 @@ export default defineSuite({
       id: "envelope",
       title: "Each list answers 200 with data, page, pages and results",
       run: async (t) => {
-        const lists = t.spec.operations
-          .all()
-          .filter(
-            (operation) =>
-              operation.paginated && operation.method === "get" && !operation.pathTemplate.includes("{"),
-          );
+        const lists = topLevelLists(t);
         if (lists.length === 0) t.skip("the spec has no top-level paginated list");
         for (const operation of lists) {
           const response = await t.api.get(operation.pathTemplate, { query: { page_size: 25 } });
@@ -39,12 +34,7 @@ export default defineSuite({
       id: "page-size-bounds",
       title: "Each list refuses page_size 24 and 501 with an error naming page_size",
       run: async (t) => {
-        const lists = t.spec.operations
-          .all()
-          .filter(
-            (operation) =>
-              operation.paginated && operation.method === "get" && !operation.pathTemplate.includes("{"),
-          );
+        const lists = topLevelLists(t);
         for (const operation of lists) {
           for (const size of [24, 501]) {
             const response = await t.api.get(operation.pathTemplate, { query: { page_size: size } });
@@ -64,3 +54,13 @@ export default defineSuite({
     },
   ],
 });
+
+/** The description's paginated GET lists whose path has no parameter (top-level collections). */
+function topLevelLists(t: CaseContext) {
+  return t.spec.operations
+    .all()
+    .filter(
+      (operation) =>
+        operation.paginated && operation.method === "get" && !operation.pathTemplate.includes("{"),
+    );
+}

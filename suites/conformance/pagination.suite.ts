@@ -20,6 +20,7 @@ import { type CaseContext, defineSuite } from "../../src/index.ts";
 import {
   expectPage,
   judgeWalk,
+  type PageAnswer,
   pageSizeDefault,
   pageViolations,
 } from "../../src/oracles/pagination-oracle.ts";
@@ -101,15 +102,8 @@ async function judgeEdge(
   if (expected.status === "refused") {
     return `${asked} answered 200; it must be refused with 400 naming ${expected.fields.join(" and ")}`;
   }
-  const broken = pageViolations(query, {
-    page: body.page,
-    pages: body.pages,
-    results: body.results,
-    dataLength: body.data.length,
-  });
-  if (broken.length > 0) {
-    return `${asked}: ${broken.map((violation) => `${violation.message} (expected ${String(violation.expected)}, got ${String(violation.actual)})`).join("; ")}`;
-  }
+  const broken = envelopeViolations(query, body);
+  if (broken) return `${asked}: ${broken}`;
   if (expected.status !== "page") return true;
   // The items must be that slice of the collection; another client may have changed it: re-read once before judging.
   const slice = (keys: readonly string[]) => {
@@ -127,6 +121,26 @@ async function judgeEdge(
   return `${asked}: answered items ${got.slice(0, 5).join(", ")}${got.length > 5 ? ", ..." : ""}; that page of the list holds ${slice(fresh).slice(0, 5).join(", ")}${slice(fresh).length > 5 ? ", ..." : ""}`;
 }
 
+/** What breaks the pagination invariants in an answered page, said in one line; undefined when nothing does. */
+function envelopeViolations(
+  query: Parameters<typeof pageViolations>[0],
+  body: Omit<PageAnswer, "dataLength"> & { readonly data: readonly unknown[] },
+): string | undefined {
+  const broken = pageViolations(query, {
+    page: body.page,
+    pages: body.pages,
+    results: body.results,
+    dataLength: body.data.length,
+  });
+  if (broken.length === 0) return undefined;
+  return broken
+    .map(
+      (violation) =>
+        `${violation.message} (expected ${String(violation.expected)}, got ${String(violation.actual)})`,
+    )
+    .join("; ");
+}
+
 /** Walks all pages at `pageSize` and compares with the list read at 500 before and after. */
 async function judgeWalkAt(
   t: CaseContext,
@@ -141,15 +155,8 @@ async function judgeWalkAt(
       return `page ${read.page} at page_size ${pageSize} answered ${read.response.status}`;
     for (const { query, read: page } of read.answers) {
       const body = page.body!;
-      const broken = pageViolations(query, {
-        page: body.page,
-        pages: body.pages,
-        results: body.results,
-        dataLength: body.data.length,
-      });
-      if (broken.length > 0) {
-        return `page ${query.page} at page_size ${pageSize}: ${broken.map((violation) => `${violation.message} (expected ${String(violation.expected)}, got ${String(violation.actual)})`).join("; ")}`;
-      }
+      const broken = envelopeViolations(query, body);
+      if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
     }
     if (!read.complete) return true;
     const keys = read.items.map(itemKey);
