@@ -126,7 +126,7 @@ const discard = () =>
   });
 
 /** One run of (a): N requests through the runner; times and CPU taken from `run-started` to `run-finished`. */
-async function throughRunner(
+export async function throughRunner(
   server: ServerChild,
   caFile: string,
   suites: { dir: string; ids: string[]; requests: number },
@@ -200,7 +200,11 @@ async function throughRunner(
   };
 }
 
-async function throughRaw(server: ServerChild, count: number, concurrency: number): Promise<OverheadSample> {
+export async function throughRaw(
+  server: ServerChild,
+  count: number,
+  concurrency: number,
+): Promise<OverheadSample> {
   const request = filteredListRequest(server.baseUrl, server.token);
   const pool = createPool(new URL(server.baseUrl).origin, server.certificatePem, concurrency);
   try {
@@ -217,7 +221,7 @@ async function throughRaw(server: ServerChild, count: number, concurrency: numbe
 }
 
 /** (c): the raw Pool, each body parsed and validated; a body the validator rejects is counted (it must be none). */
-async function throughRawValidating(
+export async function throughRawValidating(
   server: ServerChild,
   count: number,
   concurrency: number,
@@ -248,10 +252,10 @@ async function throughRawValidating(
   }
 }
 
-const everyCheck = Object.keys(builtinChecks);
+export const everyCheck = Object.keys(builtinChecks);
 
 /** The validator the runner's body check uses for the list's 200 answer. */
-async function listValidator(): Promise<Validator> {
+export async function listValidator(): Promise<Validator> {
   const spec = await loadSpec(bundledSpecPath);
   const operation = spec.operations.match("GET", filteredList.path)?.operation;
   const validator = operation && spec.validators.response(operation.operationId, 200, "application/json");
