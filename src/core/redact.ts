@@ -5,6 +5,8 @@
  * @module
  */
 
+import { BoundedMemo } from "./bounded-memo.ts";
+
 export const redactedPlaceholder = "[REDACTED]";
 
 /** Body keys whose values are always secret. */
@@ -23,15 +25,34 @@ const secretKeys = new Set([
 
 const secretHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
-const secretKeyInJson = new RegExp(`"(?:${[...secretKeys].join("|")})"\\s*:`, "i");
-
-/** Cheap pre-check: could this JSON text hold a value under a secret key? (False means it surely does not.) */
-export function mayHoldSecretKeys(jsonText: string): boolean {
-  return secretKeyInJson.test(jsonText);
-}
-
 export function isSecretKey(key: string): boolean {
   return secretKeys.has(key.toLowerCase());
+}
+
+/** Key names seen in bodies, and whether each is secret: a body repeats its names, lower-casing each costs. */
+const secretKeyNames = new BoundedMemo<string, boolean>(4096);
+
+/**
+ * Whether a parsed JSON value holds a secret key anywhere. It reads the parsed keys, so a key written with
+ * escapes (`"\u0074oken"`) counts as what it says. Every recorded body passes here: most hold none.
+ */
+export function holdsSecretKeys(value: unknown): boolean {
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      if (typeof item === "object" && item !== null && holdsSecretKeys(item)) return true;
+    }
+    return false;
+  }
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  // for-in: parsed JSON is plain objects, and this walk is on the hot path (Object.entries allocates).
+  for (const key in record) {
+    if (secretKeyNames.get(key, isSecretKey)) return true;
+    const entry = record[key];
+    if (typeof entry === "object" && entry !== null && holdsSecretKeys(entry)) return true;
+  }
+  return false;
 }
 
 /** Redacts secret values in a parsed JSON value (by key), returning a copy. */

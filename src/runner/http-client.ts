@@ -10,8 +10,8 @@ import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici"
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
   collectSecrets,
+  holdsSecretKeys,
   isRedactedHeader,
-  mayHoldSecretKeys,
   redactForm,
   redactHeaders,
   redactJson,
@@ -176,13 +176,12 @@ export class HttpClient {
     let body = outgoing.body;
     if (body !== undefined) {
       const type = headers["content-type"] ?? "";
-      if (isJson(type) && mayHoldSecretKeys(body)) {
-        try {
-          const parsed = JSON.parse(body);
+      if (isJson(type)) {
+        const parsed = parsedOrUndefined(body);
+        // Not JSON after all: the value scrub below still removes known secrets.
+        if (parsed !== undefined && holdsSecretKeys(parsed)) {
           collectSecrets(parsed, this.#options.secrets);
           body = JSON.stringify(redactJson(parsed));
-        } catch {
-          // Not JSON after all: the value scrub below still removes known secrets.
         }
       } else if (type.startsWith("application/x-www-form-urlencoded")) {
         collectSecrets(Object.fromEntries(new URLSearchParams(body)), this.#options.secrets);
@@ -287,7 +286,7 @@ export class HttpClient {
   private recordBody(text: string, json: unknown): { text: string; json: unknown } {
     const secrets = this.#options.secrets;
     if (json === undefined) return { text: secrets.scrub(text), json: undefined };
-    if (mayHoldSecretKeys(text)) {
+    if (holdsSecretKeys(json)) {
       // Secrets the target hands out (new tokens, client secrets) are scrubbed wherever they appear later.
       collectSecrets(json, secrets);
       const redacted = secrets.scrubDeep(redactJson(json));
@@ -338,6 +337,14 @@ function callerOf(outgoing: OutgoingRequest): string {
     callerDigests.set(authorization, digest);
   }
   return digest;
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function errorCode(error: unknown): string {

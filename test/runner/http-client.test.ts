@@ -43,6 +43,12 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
     response.end(text.slice(10));
     return;
   }
+  if (url.pathname === "/escaped-token") {
+    // The key spelled with a JSON escape: the same "token" once parsed.
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(`{"id":1,"\\u0074oken":"${"e5".repeat(32)}"}`);
+    return;
+  }
   if (url.pathname === "/token") {
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify({ access_token: "a1".repeat(32), expires_in: 7200 }));
@@ -132,6 +138,23 @@ describe("runner HTTP client", () => {
       bytes: Buffer.byteLength(JSON.stringify(json)),
       text: JSON.stringify(json),
     });
+    await http.close();
+  });
+
+  it("redacts a secret key written with escapes, in the answer and in a JSON request body", async () => {
+    const secrets = new SecretValues();
+    const http = client({ secrets, maxResponseBytes: 1_000_000 });
+    const answer = await http.send({
+      method: "POST",
+      url: `${origin}/escaped-token`,
+      body: `{"label":"x","\\u0070assword":"${"p9".repeat(8)}"}`,
+      headers: { "content-type": "application/json" },
+    });
+    expect((answer.json as { token: string }).token).toBe("e5".repeat(32));
+    expect(answer.exchange.response?.json).toEqual({ id: 1, token: redactedPlaceholder });
+    expect(answer.exchange.response?.text).not.toContain("e5e5e5");
+    expect(answer.exchange.request.body).toBe(`{"label":"x","password":"${redactedPlaceholder}"}`);
+    expect(secrets.appearsIn(`Bearer ${"e5".repeat(32)}`)).toBe(true);
     await http.close();
   });
 
