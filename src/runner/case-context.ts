@@ -3,6 +3,7 @@
  * record results instead of throwing, skip, labels, the cleanup ledger, secrets and reproduction info.
  * @module
  */
+import { BoundedMemo } from "../core/bounded-memo.ts";
 import type { Reproduction } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import type { SecretValues } from "../core/redact.ts";
@@ -48,6 +49,13 @@ export interface CaseContextDeps {
   readonly shared: Map<string, unknown>;
 }
 
+/**
+ * URLs as the WHATWG parser writes them, by the text they were built from: a run sends the same few paths and
+ * queries again and again, and parsing one costs more than finding it.
+ */
+const normalizedUrls = new BoundedMemo<string, string>(4096);
+const normalizedUrl = (text: string) => new URL(text).toString();
+
 /** The absolute URL of a request: `path` relative to `base` (or absolute), `query` set over any the path has. */
 export function buildUrl(base: string, path: string, query: RequestOptions["query"]): string {
   const absolute = /^https?:\/\//.test(path) ? path : `${base.replace(/\/$/, "")}${path}`;
@@ -57,7 +65,7 @@ export function buildUrl(base: string, path: string, query: RequestOptions["quer
     const search = new URLSearchParams(
       entries.map(([key, value]): [string, string] => [key, String(value)]),
     ).toString();
-    return new URL(search ? `${absolute}?${search}` : absolute).toString();
+    return normalizedUrls.get(search ? `${absolute}?${search}` : absolute, normalizedUrl);
   }
   const url = new URL(absolute);
   for (const [key, value] of entries) url.searchParams.set(key, String(value));

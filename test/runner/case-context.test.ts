@@ -33,4 +33,9 @@ describe("buildUrl", () => {
     expect(buildUrl(base, path, query)).toBe(expected);
     expect(buildUrl(base, path, query)).toBe(longWay(base, path, query));
   });
+
+  it("throws for a base that is no URL, every time (a failed build is not remembered)", () => {
+    expect(() => buildUrl("127.0.0.1/v4", "/regions", undefined)).toThrow(TypeError);
+    expect(() => buildUrl("127.0.0.1/v4", "/regions", undefined)).toThrow(TypeError);
+  });
 });
