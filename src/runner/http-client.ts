@@ -18,6 +18,7 @@ import {
   redactUrl,
   type SecretValues,
 } from "../core/redact.ts";
+import { abortRelayOf } from "./abort-relay.ts";
 import { type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
 
 export interface ClientOptions {
@@ -219,7 +220,10 @@ export class HttpClient {
         dispatcher: this.#agent,
         // ...but lets a write in flight finish (within the timeout): cancelled, what it created would be unknown
         // to the cleanup ledger and left behind.
-        signal: safeMethods.has(outgoing.method.toUpperCase()) ? outgoing.signal : undefined,
+        signal:
+          outgoing.signal && safeMethods.has(outgoing.method.toUpperCase())
+            ? abortRelayOf(outgoing.signal)
+            : undefined,
       });
       headersMs = performance.now() - started;
       const { live: headers, recorded: recordedHeaders } = answerHeaders(
