@@ -149,12 +149,17 @@ export function collectSecrets(value: unknown, into: SecretValues): void {
  */
 export class SecretValues {
   readonly #values = new Set<string>();
+  /** The length of the shortest known value: a shorter text holds none (most header values, most URLs). */
+  #shortest = Number.POSITIVE_INFINITY;
 
   add(value: string | undefined): void {
-    if (value && value.length >= 8 && value !== "<REDACTED>") this.#values.add(value);
+    if (!value || value.length < 8 || value === "<REDACTED>") return;
+    this.#values.add(value);
+    this.#shortest = Math.min(this.#shortest, value.length);
   }
 
   scrub(text: string): string {
+    if (text.length < this.#shortest) return text;
     let out = text;
     for (const value of this.#values)
       if (out.includes(value)) out = out.split(value).join(redactedPlaceholder);
@@ -169,8 +174,9 @@ export class SecretValues {
 
   /** True when a known secret value occurs in the text. */
   appearsIn(text: string): boolean {
-    // The length test first: a search for a long value sets up a table each time, and most texts (header
-    // values) are shorter than any secret.
+    // The length tests first: a search for a long value sets up a table each time, and most texts (header
+    // values) are shorter than any secret; checking the shortest spares iterating the set for them.
+    if (text.length < this.#shortest) return false;
     for (const value of this.#values) if (text.length >= value.length && text.includes(value)) return true;
     return false;
   }

@@ -110,6 +110,21 @@ describe("redaction", () => {
     expect(holdsSecretKeys(JSON.parse(text))).toBe(expected);
   });
 
+  it.each([
+    ["a text shorter than every secret", "abcdefg", false],
+    ["the shortest secret itself", "12345678", true],
+    ["the shortest secret inside a text", "x 12345678 y", true],
+    ["the long secret inside a text", `Bearer ${"z".repeat(40)}`, true],
+    ["a long text holding no secret", "y".repeat(100), false],
+  ])("finds and scrubs known secrets by length first: %s", (_name, text, found) => {
+    const secrets = new SecretValues();
+    secrets.add("z".repeat(40));
+    secrets.add("12345678");
+    secrets.add("1234567");
+    expect(secrets.appearsIn(text)).toBe(found);
+    expect(secrets.scrub(text) !== text).toBe(found);
+  });
+
   it("says whether a known secret appears in a text", () => {
     const secrets = new SecretValues();
     secrets.add("abcdefgh12345678");
