@@ -19,6 +19,11 @@ export class CaseTally {
     this.#secrets = secrets;
   }
 
+  /** Counts a pass without its result (the engine's checks pass on most exchanges). */
+  countPass(): void {
+    this.passed += 1;
+  }
+
   /** Counts one result; `exchange` is what a failure points at (kept for the report). */
   add(result: CheckResult, exchange: Exchange | undefined): void {
     const { outcome } = result;

@@ -134,8 +134,15 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     nodeVersion: process.version,
   });
 
-  /** Runs every enabled check on an exchange, handing each outcome to `record`. */
-  const judge = (exchange: Exchange, record: (result: CheckResult) => void): void => {
+  /**
+   * Runs every enabled check on an exchange: a pass is only counted (most outcomes are passes, and nothing
+   * needs them one by one), anything else goes to `record` with the exchange it is about.
+   */
+  const judge = (
+    exchange: Exchange,
+    tally: CaseTally,
+    record: (result: CheckResult, exchange: Exchange) => void,
+  ): void => {
     exchanges += 1;
     if (exchange.operationId && exchange.response) {
       const seen = statusesSeen.get(exchange.operationId) ?? new Set<number>();
@@ -155,7 +162,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
           message: `check ${definition.id} crashed: ${(error as Error)?.message ?? error}`,
         };
       }
-      record({ checkId: definition.id, exchangeId: exchange.id, outcome });
+      if (outcome.status === "passed") tally.countPass();
+      else record({ checkId: definition.id, exchangeId: exchange.id, outcome }, exchange);
     }
   };
 
@@ -212,7 +220,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         exchangeCount += 1;
         recorder.lastExchange = exchange;
         bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
-        judge(exchange, (result) => record(result, exchange));
+        judge(exchange, tally, record);
       },
       assert: record,
     };

@@ -25,6 +25,17 @@ describe("case tally", () => {
     expect(tally.exchanges.map((kept) => kept.id)).toEqual([7]);
   });
 
+  it("counts a pass given without its result like one given with it", () => {
+    const tally = new CaseTally(new SecretValues());
+    tally.countPass();
+    tally.add({ checkId: "a", exchangeId: 1, outcome: passed }, exchange(1));
+    tally.countPass();
+    expect(tally.passed).toBe(3);
+    expect(tally.failed).toBe(false);
+    expect(tally.notable).toEqual([]);
+    expect(tally.exchanges).toEqual([]);
+  });
+
   it("scrubs known secrets from what a failure quotes", () => {
     const secrets = new SecretValues();
     secrets.add("s3cret-token-value");
