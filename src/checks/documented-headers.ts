@@ -26,25 +26,24 @@ export const documentedHeaders: CheckDefinition = {
       return skipped(`status ${response.status} is not documented for ${operation.operationId}`);
 
     const problems: string[] = [];
-    const checked: Record<string, string | undefined> = {};
     for (const declared of documented.headers) {
       // A Content-Type entry among response headers is ignored by definition (OpenAPI 3.1 §4.8.17.1).
       if (!declared.required || declared.name === "content-type") continue;
       const value = response.headers[declared.name];
-      checked[declared.name] = value;
       if (value === undefined) {
         problems.push(`${declared.name} is missing`);
         continue;
       }
       const types = scalarTypes(declared.schema);
-      if (types.length > 0 && !types.some((type) => reads(value, type))) {
+      if (types.length > 0 && !readsAsOneOf(value, types)) {
         problems.push(`${declared.name} "${value}" is not ${types.map(article).join(" or ")}`);
       }
     }
     if (problems.length === 0) return passed;
+    const required = documented.headers.filter((h) => h.required && h.name !== "content-type");
     return failed(`${problems.join("; ")} (${operation.operationId} ${documented.status})`, {
       expected: documented.headers.filter((h) => h.required).map((h) => h.name),
-      actual: checked,
+      actual: Object.fromEntries(required.map((h) => [h.name, response.headers[h.name]])),
     });
   },
 };
@@ -52,12 +51,26 @@ export const documentedHeaders: CheckDefinition = {
 type Scalar = "integer" | "number" | "boolean" | "string";
 const scalars: readonly string[] = ["integer", "number", "boolean", "string"];
 
+const noTypes: readonly Scalar[] = [];
+/** Per header schema of the spec (they live as long as it does): read once, asked on every answer. */
+const typesBySchema = new WeakMap<object, readonly Scalar[]>();
+
 /** The scalar types a header schema allows (`type` may be a list in OpenAPI 3.1); empty when it names none. */
-function scalarTypes(schema: JsonSchema | undefined): Scalar[] {
-  if (typeof schema !== "object" || schema === null) return [];
-  const type = schema.type;
-  const listed = Array.isArray(type) ? type : [type];
-  return listed.filter((entry): entry is Scalar => typeof entry === "string" && scalars.includes(entry));
+function scalarTypes(schema: JsonSchema | undefined): readonly Scalar[] {
+  if (typeof schema !== "object" || schema === null) return noTypes;
+  let types = typesBySchema.get(schema);
+  if (!types) {
+    const type = schema.type;
+    const listed = Array.isArray(type) ? type : [type];
+    types = listed.filter((entry): entry is Scalar => typeof entry === "string" && scalars.includes(entry));
+    typesBySchema.set(schema, types);
+  }
+  return types;
+}
+
+function readsAsOneOf(value: string, types: readonly Scalar[]): boolean {
+  for (const type of types) if (reads(value, type)) return true;
+  return false;
 }
 
 /** Header values are simple-style strings (OpenAPI 3.1 §4.8.12.4): read them as the schema's type. */
