@@ -231,14 +231,8 @@ export class HttpClient {
         this.#options.secrets,
       );
       const { text, bytes, truncated } = await this.readBody(answer.body, headers["content-length"]);
-      let json: unknown;
-      if (!truncated && isJson(headers["content-type"]) && text !== "") {
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-      }
+      const json =
+        !truncated && isJson(headers["content-type"]) && text !== "" ? parsedOrUndefined(text) : undefined;
       const recorded = this.recordBody(text, json);
       const response: RecordedResponse = {
         status: answer.statusCode,
@@ -343,6 +337,7 @@ function callerOf(outgoing: OutgoingRequest): string {
   return digest;
 }
 
+/** The JSON value of a text, or undefined when it is not JSON. */
 function parsedOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
