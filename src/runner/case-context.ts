@@ -13,7 +13,7 @@ import type { ApiSpec } from "../spec/types.ts";
 import type { HttpClient, LiveResponse } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
-import type { ApiClient, CaseContext, RequestOptions, TargetInfo } from "./suite-api.ts";
+import type { ApiClient, CaseContext, RequestOptions, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
 /** Thrown by `t.skip()`: ends the case as skipped. */
 export class CaseSkipped extends Error {
@@ -42,6 +42,8 @@ export interface CaseContextDeps {
   readonly token: string | undefined;
   readonly seed: number;
   readonly options: Readonly<Record<string, unknown>>;
+  readonly hooks: SuiteHooks;
+  readonly propertyRuns: number | undefined;
   readonly signal: AbortSignal;
   readonly labels: LabelMaker;
   readonly ledger: CleanupLedger;
@@ -124,6 +126,8 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     target: deps.target,
     seed: deps.seed,
     options: deps.options,
+    hooks: deps.hooks,
+    propertyRuns: deps.propertyRuns,
     signal: deps.signal,
     shared: deps.shared,
     expect(name, condition, details = {}) {

@@ -42,6 +42,8 @@ export interface RunConfig {
   readonly maxRetryWaitMs: number;
   /** Label prefix of every resource the run creates (the cleanup command finds leftovers by it). */
   readonly labelPrefix: string;
+  /** Runs per generated property (`conform fuzz --runs`); undefined: each property's default. */
+  readonly propertyRuns: number | undefined;
   /** Free-form settings for suites (e.g. `login.username`), from the config file. */
   readonly suiteOptions: Readonly<Record<string, unknown>>;
   /** Named faults to enable in the embedded reference server (the fault matrix; ignored for other targets). */
@@ -73,6 +75,7 @@ export const runConfigDefaults = Object.freeze({
   maxRetries: 3,
   maxRetryWaitMs: 120_000,
   labelPrefix: "conform",
+  propertyRuns: undefined,
   suiteOptions: {},
   faults: [],
 } satisfies RunConfig);

@@ -27,7 +27,7 @@ import { LabelMaker } from "./labels.ts";
 import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
 import { RatePacer } from "./rate-pacer.ts";
-import type { Suite, SuiteCase, TargetInfo } from "./suite-api.ts";
+import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
 export interface ResolvedTarget extends TargetInfo {
   readonly token: string | undefined;
@@ -57,6 +57,18 @@ export interface EngineInput {
   readonly bus: EventBus;
   readonly signal: AbortSignal;
   readonly toolVersion: string;
+  readonly hooks?: SuiteHooks;
+}
+
+/** Runs per generated property: the config's (`conform fuzz --runs`), else a positive `suiteOptions.runs`. */
+function propertyRunsFor(config: RunConfig): number | undefined {
+  const fromOptions = config.suiteOptions.runs;
+  return (
+    config.propertyRuns ??
+    (typeof fromOptions === "number" && Number.isInteger(fromOptions) && fromOptions > 0
+      ? fromOptions
+      : undefined)
+  );
 }
 
 const emptyCounts = (): { -readonly [K in keyof Counts]: number } => ({
@@ -232,6 +244,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         token: target.token,
         seed: config.seed,
         options: suiteOptions,
+        hooks: input.hooks ?? {},
+        propertyRuns: propertyRunsFor(config),
         signal,
         labels,
         ledger,

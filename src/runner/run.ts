@@ -14,6 +14,7 @@ import { discoverSuites } from "./discovery.ts";
 import { runEngine } from "./engine.ts";
 import { EventBus, type RunListener } from "./event-bus.ts";
 import { selectSuites } from "./selection.ts";
+import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
 
 export interface RunOptions {
@@ -22,6 +23,8 @@ export interface RunOptions {
   /** Aborts the run (Ctrl-C): cases stop, cleanup still runs, the exit code is 130. */
   readonly signal: AbortSignal;
   readonly toolVersion: string;
+  /** Functions for the suites: progress of generated properties, a login driver. */
+  readonly hooks?: SuiteHooks;
 }
 
 /** The checks a run applies: all built-in ones, or those named, minus those excluded; unknown ids are refused. */
@@ -70,6 +73,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
       bus,
       signal: options.signal,
       toolVersion: options.toolVersion,
+      ...(options.hooks ? { hooks: options.hooks } : {}),
     });
     await bus.flush();
     return finished;

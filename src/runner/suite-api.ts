@@ -61,6 +61,27 @@ export interface TargetInfo {
   readonly writesAllowed: boolean;
 }
 
+/** What a login driver gets: the authorization URL to start from and the user to log in. */
+export interface LoginRequest {
+  /** `{auth_url}/oauth/authorize?client_id=...&response_type=...&scope=...&state=...` */
+  readonly authorizeUrl: string;
+  /** The client's registered redirect URI: the login ends when the user is sent there. */
+  readonly redirectUri: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+/** Logs in; answers the URL the user was sent to (query and fragment included), or throws why it could not. */
+export type LoginDriver = (request: LoginRequest) => Promise<string>;
+
+/** Functions a program running conform hands to the suites (a config file cannot hold functions). */
+export interface SuiteHooks {
+  /** Called after each run of a generated property: a progress bar on long campaigns. */
+  readonly progress?: (label: string, run: number, of: number) => void;
+  /** Logs a user in at the login server instead of the default form-over-HTTP driver (e.g. a real browser). */
+  readonly loginDriver?: LoginDriver;
+}
+
 export interface CaseContext {
   /** The API under `baseUrl`, authenticated with the run's token. */
   readonly api: ApiClient;
@@ -70,8 +91,12 @@ export interface CaseContext {
   readonly target: TargetInfo;
   /** The run's seed (generated cases derive theirs from it). */
   readonly seed: number;
-  /** Settings for suites from the config file (`suiteOptions`). */
+  /** Settings for suites from the config file (`suiteOptions`): data only. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** Functions the program running conform gave the suites. */
+  readonly hooks: SuiteHooks;
+  /** Runs per generated property the run asks for (`conform fuzz --runs`, `suiteOptions.runs`), or undefined. */
+  readonly propertyRuns: number | undefined;
   /** Aborted when the run is interrupted. */
   readonly signal: AbortSignal;
   /**
@@ -106,12 +131,20 @@ export interface SuiteCase {
   run(t: CaseContext): Promise<void> | void;
 }
 
+/** A long generated campaign a suite takes part in: `conform fuzz <campaign>` runs every suite that names it. */
+export interface FuzzCampaign {
+  readonly campaign: string;
+  /** What it fuzzes, for `conform fuzz --help` and errors. */
+  readonly describe: string;
+}
+
 export interface Suite {
   readonly id: string;
   readonly title: string;
   readonly description?: string;
   readonly tags: readonly SuiteTag[];
   readonly cases: readonly SuiteCase[];
+  readonly fuzz?: FuzzCampaign;
 }
 
 const kebab = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -122,6 +155,8 @@ export function defineSuite(suite: Suite): Suite {
   if (!kebab.test(suite.id)) problems.push(`id "${suite.id}" must be kebab-case`);
   if (!suite.title) problems.push("title is required");
   if (suite.cases.length === 0) problems.push("it has no cases");
+  if (suite.fuzz && !kebab.test(suite.fuzz.campaign))
+    problems.push(`fuzz campaign "${suite.fuzz.campaign}" must be kebab-case`);
   const ids = new Set<string>();
   for (const entry of suite.cases) {
     if (!kebab.test(entry.id)) problems.push(`case id "${entry.id}" must be kebab-case`);

@@ -1,0 +1,84 @@
+/**
+ * Fixture resolution from the target's own catalogue, found by operationId: a region (status not `outage`)
+ * offering the capabilities asked for, an instance type (the cheapest, or one of a class), an image. Settings in
+ * `suiteOptions.fixtures` (`region`, `type`, `image`) win over what the catalogue offers.
+ * @module
+ */
+import type { CaseContext } from "../runner/suite-api.ts";
+import { apiFacts } from "../spec/conventions.ts";
+import { call } from "./operations.ts";
+
+interface Region {
+  readonly id: string;
+  readonly status?: string;
+  readonly capabilities?: readonly string[];
+}
+
+interface InstanceType {
+  readonly id: string;
+  readonly class?: string;
+  readonly price?: { readonly hourly?: number; readonly monthly?: number };
+}
+
+/** The region capabilities of this API, by what they offer. */
+export type Capability = keyof typeof apiFacts.capabilities;
+
+/** `suiteOptions.fixtures.<key>` (or the older `suiteOptions.workflows.<key>`) when it is a string. */
+function configured(t: CaseContext, key: "region" | "type" | "image"): string | undefined {
+  for (const group of ["fixtures", "workflows"]) {
+    const value = (t.options[group] as Record<string, unknown> | undefined)?.[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+}
+
+async function catalogue<T>(t: CaseContext, operationId: string): Promise<readonly T[]> {
+  // The catalogue is public: read it without a token, as any client of it would.
+  const page = await call(t, operationId, { query: { page_size: 500 }, token: null });
+  if (page.status !== 200) return [];
+  return ((page.json as { data?: T[] } | undefined)?.data ?? []).filter(
+    (item) => typeof (item as { id?: unknown }).id === "string",
+  );
+}
+
+/** The first listed region not in outage offering every capability asked for (other than `except`). */
+export async function findRegion(
+  t: CaseContext,
+  capabilities: readonly Capability[],
+  except?: string,
+): Promise<string | undefined> {
+  const wanted = capabilities.map((capability) => apiFacts.capabilities[capability]);
+  return (await catalogue<Region>(t, "getRegions")).find(
+    (region) =>
+      region.id !== except &&
+      region.status !== "outage" &&
+      wanted.every((capability) => region.capabilities?.includes(capability)),
+  )?.id;
+}
+
+/** The configured region, or the first listed one offering every capability; skips the case without one. */
+export async function chooseRegion(t: CaseContext, capabilities: readonly Capability[]): Promise<string> {
+  const region = configured(t, "region") ?? (await findRegion(t, capabilities));
+  if (!region) {
+    const names = capabilities.map((capability) => apiFacts.capabilities[capability]);
+    return t.skip(`no listed region offers ${names.join(" and ")} on this target`);
+  }
+  return region;
+}
+
+/** The configured instance type, or the cheapest listed one (of class `kind` when one is); skips without any. */
+export async function chooseType(t: CaseContext, kind?: string): Promise<string> {
+  const given = configured(t, "type");
+  if (given) return given;
+  const types = await catalogue<InstanceType>(t, "getComputeTypes");
+  const price = (type: InstanceType) =>
+    type.price?.hourly ?? (type.price?.monthly ?? Number.POSITIVE_INFINITY) / 730;
+  const ofKind = types.filter((type) => type.class === kind);
+  const cheapest = [...(ofKind.length > 0 ? ofKind : types)].sort((a, b) => price(a) - price(b))[0];
+  return cheapest?.id ?? t.skip("no instance type is listed on this target");
+}
+
+/** The configured image, or one every target of this API offers. */
+export function chooseImage(t: CaseContext): string {
+  return configured(t, "image") ?? apiFacts.defaultImage;
+}

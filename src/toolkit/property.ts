@@ -1,0 +1,187 @@
+/**
+ * The one property runner of the suites: runs a generated property inside a case with `fc.check` (never
+ * `fc.assert`: a falsified property is a result, not a crash), a seed derived from the run's seed and the
+ * property's name (so one property replays alone), a bounded number of runs and a bounded number of evaluations
+ * (shrinking included: every shrink step is a real request), progress through the run's hook, and a replay line.
+ *
+ * A property's predicate answers either a verdict (`true`, or what is wrong) or the expectations it checked:
+ * - passing, each distinct expectation it checked is recorded once as passed (a verdict: `property: <name>`);
+ * - falsified, the expectations of the final, shrunk counterexample are recorded (each pointing at its own
+ *   exchange) and the case's reproduction: the seed, fast-check's path, the counterexample and the command that
+ *   replays it. The first falsified property of a case gives the reproduction; later ones are logged.
+ * @module
+ */
+import fc from "fast-check";
+import type { LiveResponse } from "../runner/http-client.ts";
+import type { CaseContext } from "../runner/suite-api.ts";
+
+/** What a predicate says about one value: true, or what is wrong. */
+export type Verdict = true | string;
+
+/** One thing a property run checked, recorded as an assertion of the case. */
+export interface Expectation {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+  readonly message?: string;
+  readonly response?: LiveResponse;
+}
+
+export interface PropertyOptions<T> {
+  /** Unique within the case: the seed derives from it, and a verdict's assertion reads `property: <name>`. */
+  readonly name: string;
+  readonly arbitrary: fc.Arbitrary<T>;
+  /** Runs when the run does not ask for a number (`conform fuzz --runs`, `suiteOptions.runs`). */
+  readonly defaultRuns: number;
+  /** At most this many runs whatever the run asks (operations rate-limited apart, billed ones). */
+  readonly maxRuns?: number;
+  /** Values tried before the generated ones (edges every run must see). */
+  readonly examples?: readonly T[];
+  /** Evaluations allowed beyond the runs, for shrinking (default 30; `suiteOptions.shrinks` wins). */
+  readonly shrinks?: number;
+  /** Sends one value and judges it. `fc.pre(false)` skips a value the target cannot take now. */
+  readonly predicate: (value: T) => Promise<Verdict | readonly Expectation[]>;
+  /** What a report may show of a value (write-only fields redacted). */
+  readonly show?: (value: T) => unknown;
+}
+
+export interface PropertyOutcome<T> {
+  readonly passed: boolean;
+  readonly runs: number;
+  readonly counterexample?: T;
+}
+
+/** FNV-1a over text: a property's own seed from the run's seed and its name (stable across versions of Node). */
+export function propertySeed(base: number, name: string): number {
+  let hash = 0x811c9dc5;
+  const text = `${base}:${name}`;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash | 0;
+}
+
+function nonNegativeInteger(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Runs per property: what the run asks for (a positive integer), else the default. */
+export function propertyRuns(t: CaseContext, defaultRuns: number): number {
+  return t.propertyRuns ?? defaultRuns;
+}
+
+/**
+ * Checks properties for one case; `campaign` is the `conform fuzz` campaign of the suite (its replay line).
+ */
+export class PropertyRunner {
+  readonly #t: CaseContext;
+  readonly #campaign: string;
+  #reproduced = false;
+
+  constructor(t: CaseContext, campaign: string) {
+    this.#t = t;
+    this.#campaign = campaign;
+  }
+
+  /** Checks each property in turn (bodies per operation, one property each). */
+  async checkAll<T>(properties: readonly PropertyOptions<T>[]): Promise<void> {
+    for (const property of properties) await this.check(property);
+  }
+
+  async check<T>(options: PropertyOptions<T>): Promise<PropertyOutcome<T>> {
+    const t = this.#t;
+    const asked = propertyRuns(t, options.defaultRuns);
+    const runs = Math.min(asked, options.maxRuns ?? Number.POSITIVE_INFINITY);
+    const examples = options.examples ?? [];
+    const numRuns = runs + examples.length;
+    const budget = numRuns + (nonNegativeInteger(t.options.shrinks) ?? options.shrinks ?? 30);
+    const progress = t.hooks.progress;
+    const checked = new Map<string, Expectation>();
+    let evaluations = 0;
+    let last: { readonly expectations: readonly Expectation[]; readonly verdict?: string } | undefined;
+    let thrown: { readonly error: unknown } | undefined;
+    const details = await fc.check(
+      fc.asyncProperty(options.arbitrary, async (value) => {
+        // Past the budget (or interrupted) every value "passes": shrinking stops at the smallest failure so far.
+        if (evaluations >= budget || t.signal.aborted) return true;
+        evaluations += 1;
+        if (evaluations <= numRuns) progress?.(options.name, evaluations, numRuns);
+        let said: Verdict | readonly Expectation[];
+        try {
+          said = await options.predicate(value);
+        } catch (error) {
+          if (!fc.PreconditionFailure.isFailure(error)) thrown = { error };
+          throw error;
+        }
+        const expectations =
+          typeof said === "object"
+            ? said
+            : [{ name: `property: ${options.name}`, ok: said === true } satisfies Expectation];
+        for (const expectation of expectations)
+          if (!checked.has(expectation.name)) checked.set(expectation.name, expectation);
+        if (expectations.every((expectation) => expectation.ok)) return true;
+        last = { expectations, ...(typeof said === "string" ? { verdict: said } : {}) };
+        return false;
+      }),
+      {
+        seed: propertySeed(t.seed, options.name),
+        numRuns,
+        maxSkipsPerRun: 20,
+        examples: examples.map((example) => [example] as [T]),
+      },
+    );
+    progress?.(options.name, numRuns, numRuns);
+    if (!details.failed) {
+      for (const expectation of checked.values())
+        t.expect(expectation.name, true, expectation.response ? { response: expectation.response } : {});
+      return { passed: true, runs: details.numRuns };
+    }
+    if (thrown && !last) throw thrown.error;
+    if (!last) {
+      // Every generated value was skipped (fc.pre): nothing was judged, which must not pass silently.
+      t.expect(`${options.name}: generated values could be sent`, false, {
+        message: `fast-check skipped every value (${details.numSkips} skipped): the target's state refused them all`,
+      });
+      return { passed: false, runs: details.numRuns };
+    }
+    const counterexample = details.counterexample?.[0] as T;
+    const shown = options.show ? options.show(counterexample) : counterexample;
+    const falsified = `falsified after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s)`;
+    for (const expectation of last.expectations) {
+      const verdictFailure = last.verdict !== undefined && !expectation.ok;
+      t.expect(expectation.name, expectation.ok, {
+        expected: expectation.expected,
+        actual: verdictFailure ? shown : expectation.actual,
+        ...(verdictFailure
+          ? { message: `${options.name}: ${falsified}: ${last.verdict}` }
+          : expectation.message === undefined
+            ? {}
+            : { message: expectation.message }),
+        ...(expectation.response === undefined ? {} : { response: expectation.response }),
+      });
+    }
+    const reproduction = {
+      seed: t.seed,
+      ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+      counterexample: shown,
+      replay: this.#replay(asked),
+    };
+    if (!this.#reproduced) {
+      this.#reproduced = true;
+      t.reproduce(reproduction);
+    } else t.log(`also failing: ${options.name} ${JSON.stringify(reproduction)}`);
+    t.log(`${options.name}: ${falsified}; seed ${details.seed}, path ${details.counterexamplePath}`);
+    return { passed: false, runs: details.numRuns, counterexample };
+  }
+
+  /** The command that replays this run's properties with the same seed and runs (the same values come out). */
+  #replay(runs: number): string {
+    const { target } = this.#t;
+    const where = target.embedded
+      ? ""
+      : ` --base-url ${target.baseUrl}${target.writesAllowed ? " --allow-writes" : ""}`;
+    return `conform fuzz ${this.#campaign} --seed ${this.#t.seed} --runs ${runs}${where}`;
+  }
+}

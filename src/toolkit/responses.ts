@@ -1,0 +1,106 @@
+/**
+ * Reading and asserting answers the way every suite does: the error envelope (read from the loaded description),
+ * success, "refused with 400 naming field F", header lists and scope sets.
+ * @module
+ */
+import type { LiveResponse } from "../runner/http-client.ts";
+import type { CaseContext } from "../runner/suite-api.ts";
+import { conventionsOf } from "../spec/conventions.ts";
+
+export interface ErrorEntry {
+  readonly reason?: unknown;
+  readonly field?: unknown;
+}
+
+/** 2xx (a status or an answer). */
+export function isSuccess(answer: number | LiveResponse): boolean {
+  const status = typeof answer === "number" ? answer : answer.status;
+  return status >= 200 && status < 300;
+}
+
+/** The entries of an error body as the description's envelope names them (empty when it is not one). */
+export function errorsOf(t: CaseContext, response: LiveResponse): ErrorEntry[] {
+  const envelope = conventionsOf(t.spec).errorEnvelope;
+  const list = (response.json as Record<string, unknown> | undefined)?.[envelope.list];
+  if (!Array.isArray(list)) return [];
+  return list.map((entry) => {
+    const error = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    return {
+      ...(envelope.reason in error ? { reason: error[envelope.reason] } : {}),
+      ...(envelope.field in error ? { field: error[envelope.field] } : {}),
+    };
+  });
+}
+
+/** The reasons of an error body (empty when none). */
+export function errorReasons(t: CaseContext, response: LiveResponse): string[] {
+  return errorsOf(t, response)
+    .map((error) => error.reason)
+    .filter((reason): reason is string => typeof reason === "string");
+}
+
+/** The fields of an error body (empty when none). */
+export function errorFields(t: CaseContext, response: LiveResponse): string[] {
+  return errorsOf(t, response)
+    .map((error) => error.field)
+    .filter((field): field is string => typeof field === "string");
+}
+
+/** True for the API's error envelope: a non-empty list of errors, each with a string reason. */
+export function isErrorBody(t: CaseContext, response: LiveResponse): boolean {
+  const errors = errorsOf(t, response);
+  return errors.length > 0 && errors.every((error) => typeof error.reason === "string");
+}
+
+/** Asserts a 2xx answer under `name`; answers whether it was one. */
+export function expectSuccess(t: CaseContext, name: string, response: LiveResponse): boolean {
+  return t.expect(name, isSuccess(response), {
+    expected: "2xx",
+    actual: response.status,
+    message: `${name}: answered ${response.status}${isSuccess(response) ? "" : `: ${response.text.slice(0, 200)}`}`,
+    response,
+  });
+}
+
+/**
+ * Asserts a refusal: `<name> is refused with 400`, then (only when it was a 400) `<name>: the error names
+ * <field>`. Answers whether both held.
+ */
+export function expectRefusal(t: CaseContext, name: string, response: LiveResponse, field: string): boolean {
+  const refused = t.expect(`${name} is refused with 400`, response.status === 400, {
+    expected: 400,
+    actual: response.status,
+    response,
+  });
+  if (!refused) return false;
+  return t.expect(`${name}: the error names ${field}`, errorFields(t, response).includes(field), {
+    expected: `an error with field ${field}`,
+    actual: response.json,
+    response,
+  });
+}
+
+/** A header's comma-separated list (`Vary`, `Access-Control-Allow-*`), lower-cased and trimmed. */
+export function headerList(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+/** A scope header (`X-OAuth-Scopes`, `X-Accepted-OAuth-Scopes`) as a set: space- or comma-separated. */
+export function scopeSet(value: string | undefined): Set<string> {
+  return new Set((value ?? "").split(/[\s,]+/).filter(Boolean));
+}
+
+export function sameScopes(a: string | undefined, b: string | undefined): boolean {
+  const left = scopeSet(a);
+  const right = scopeSet(b);
+  return left.size === right.size && [...left].every((scope) => right.has(scope));
+}
+
+/** The id of what a 2xx answer created (an integer `id`), or undefined. */
+export function createdId(response: LiveResponse): number | undefined {
+  const id = (response.json as { id?: unknown } | undefined)?.id;
+  return isSuccess(response) && typeof id === "number" ? id : undefined;
+}
