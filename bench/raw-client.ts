@@ -1,6 +1,6 @@
 /**
  * The baseline: a raw undici Pool on keep-alive, `concurrency` requests in flight, each response read whole as
- * text and nothing else done with it. It is the physical limit the runner is measured against (DESIGN.md), and
+ * text and nothing else done with it. It is the physical limit the runner is measured against (ARCHITECTURE.md), and
  * the load generator of section 3. Every run is bounded by a request count and a time budget.
  * @module
  */

@@ -1,13 +1,23 @@
 /**
- * Keeps DESIGN.md's one-way flow true as code lands: `core <- spec <- {generators, oracles} <- checks <- runner
- * <- reporters <- cli`, and `reference` depends on `core` and `spec` only (only the runner's start-up and the CLI
- * may import it). The oracles must never reach the reference server: a judge shares no code with what it judges.
+ * Keeps the one-way flow of ARCHITECTURE.md true as code lands:
+ * - `src` modules import only the modules below them (`core <- spec <- {generators, oracles} <- checks <- runner
+ *   <- toolkit`, `reporters` on the runner's events, `reference` on `core` and `spec` only, `fault-score` above
+ *   runner and reference, `cli` on top). The oracles never reach the reference server: a judge shares no code
+ *   with what it judges.
+ * - `src/index.ts`, the public API, exposes no reference server, reporter, fault score or CLI.
+ * - Suites (`suites/` and the bench's suite) import nothing from `src/` but `src/index.ts`, exactly as a user's
+ *   suite does, and no package but fast-check and Node's own.
+ * - Suites hold no path of the API: they find operations in the loaded description by operationId.
+ * - Only the files listed here start the reference server.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
+import { bundledSpecPath } from "../src/spec/bundled.ts";
+import { loadSpec } from "../src/spec/load.ts";
 
-const srcRoot = resolve(import.meta.dirname, "../src");
+const root = resolve(import.meta.dirname, "..");
+const srcRoot = join(root, "src");
 
 /** For each module, the modules it may import from (itself always allowed). */
 const allowed: Record<string, readonly string[]> = {
@@ -17,10 +27,20 @@ const allowed: Record<string, readonly string[]> = {
   oracles: ["core", "spec"],
   checks: ["core", "spec", "generators", "oracles"],
   runner: ["core", "spec", "generators", "oracles", "checks", "reference"],
+  toolkit: ["core", "spec", "generators", "oracles", "runner"],
   reporters: ["core", "spec", "checks", "runner"],
   reference: ["core", "spec"],
-  cli: ["core", "spec", "generators", "oracles", "checks", "runner", "reporters", "reference"],
+  "fault-score": ["core", "spec", "runner", "reference", "reporters"],
+  cli: ["core", "spec", "generators", "oracles", "checks", "runner", "reporters", "reference", "fault-score"],
+  "index.ts": ["core", "spec", "generators", "oracles", "runner", "toolkit"],
 };
+
+/** The only files that start the reference server (import its server module), named one by one. */
+const referenceStarters = ["src/runner/target.ts", "src/cli/commands/serve.ts", "bench/server-child.ts"];
+
+/** Files that are suites: they use the public API only. */
+const suiteFiles = (files: readonly string[]) =>
+  files.filter((file) => file.startsWith(`suites${sep}`) || file === join("bench", "overhead-suite.ts"));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -30,55 +50,112 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-function moduleOf(file: string): string {
-  return relative(srcRoot, file).split(sep)[0] ?? "";
-}
-
 const importPattern =
   /(?:^|\n)\s*(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
-function relativeImports(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  return [...text.matchAll(importPattern)]
-    .map((match) => match[1] ?? match[2] ?? "")
-    .filter((specifier) => specifier.startsWith("."));
+interface Edge {
+  /** The importing file, relative to the repository. */
+  readonly file: string;
+  readonly specifier: string;
+  /** The imported file relative to the repository, for relative specifiers. */
+  readonly target: string | undefined;
 }
 
-const files = sourceFiles(srcRoot);
-const edges = files.flatMap((file) =>
-  relativeImports(file).map((specifier) => ({
-    file: relative(srcRoot, file),
-    from: moduleOf(file),
-    to: moduleOf(resolve(dirname(file), specifier)),
-    specifier,
-  })),
-);
+function edgesOf(file: string): Edge[] {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(importPattern)].map((match) => {
+    const specifier = match[1] ?? match[2] ?? "";
+    return {
+      file: relative(root, file),
+      specifier,
+      target: specifier.startsWith(".") ? relative(root, resolve(dirname(file), specifier)) : undefined,
+    };
+  });
+}
 
-describe("module dependencies (DESIGN.md one-way flow)", () => {
-  it("finds the source tree and its imports", () => {
-    expect(files.length).toBeGreaterThan(3);
+/** `core`, `runner`, ... for a file under src/ (`index.ts` for the barrel); undefined elsewhere. */
+function moduleOf(path: string): string | undefined {
+  const parts = path.split(sep);
+  return parts[0] === "src" ? parts[1] : undefined;
+}
+
+const files = [
+  ...sourceFiles(srcRoot),
+  ...sourceFiles(join(root, "suites")),
+  ...sourceFiles(join(root, "bench")),
+].map((file) => relative(root, file));
+const edges = files.flatMap((file) => edgesOf(join(root, file)));
+
+describe("module dependencies (ARCHITECTURE.md one-way flow)", () => {
+  it("finds the source tree, the suites, the bench and their imports", () => {
+    expect(files.filter((file) => moduleOf(file)).length).toBeGreaterThan(3);
+    expect(suiteFiles(files).length).toBeGreaterThan(3);
     expect(edges.length).toBeGreaterThan(0);
   });
 
   it("every src module is a known one", () => {
     const unknown = [...new Set(files.map(moduleOf))].filter(
-      (name) => !(name in allowed) && !name.endsWith(".ts"),
+      (name) => name !== undefined && !(name in allowed),
     );
     expect(unknown).toEqual([]);
   });
 
-  it("imports only run one way", () => {
+  it("imports between src modules only run one way", () => {
     const violations = edges
-      .filter((edge) => edge.from in allowed && edge.to !== edge.from)
-      .filter((edge) => !(allowed[edge.from] ?? []).includes(edge.to))
-      .map((edge) => `${edge.file} imports ${edge.specifier} (${edge.from} -> ${edge.to})`);
+      .filter((edge) => moduleOf(edge.file) !== undefined && edge.target !== undefined)
+      .filter((edge) => {
+        const from = moduleOf(edge.file)!;
+        const to = moduleOf(edge.target!);
+        return to !== undefined && to !== from && !(allowed[from] ?? []).includes(to);
+      })
+      .map((edge) => `${edge.file} imports ${edge.specifier}`);
     expect(violations).toEqual([]);
   });
 
-  it("within the runner, only start-up code imports the reference server", () => {
-    const runnerToReference = edges.filter((edge) => edge.from === "runner" && edge.to === "reference");
-    expect(
-      runnerToReference.map((edge) => edge.file).filter((file) => !/start|target|embedded/.test(file)),
-    ).toEqual([]);
+  it("suites import nothing from src/ but src/index.ts, and no package but fast-check and node:*", () => {
+    const violations = edges
+      .filter((edge) => suiteFiles([edge.file]).length > 0)
+      .filter((edge) => {
+        if (edge.target === undefined)
+          return !(edge.specifier === "fast-check" || edge.specifier.startsWith("node:"));
+        if (edge.target.startsWith(`src${sep}`)) return edge.target !== join("src", "index.ts");
+        return !edge.target.startsWith(`suites${sep}`) && !edge.target.startsWith(`bench${sep}`);
+      })
+      .map((edge) => `${edge.file} imports ${edge.specifier}`);
+    expect(violations).toEqual([]);
+  });
+
+  it("only the listed files start the reference server", () => {
+    const starters = edges
+      .filter((edge) => edge.target === join("src", "reference", "server.ts"))
+      .map((edge) => edge.file.split(sep).join("/"))
+      .filter((file) => !file.startsWith("src/reference/"));
+    expect([...new Set(starters)].sort()).toEqual([...referenceStarters].sort());
+  });
+
+  it("the bench measures through the library, never the CLI's internals", () => {
+    const violations = edges
+      .filter((edge) => edge.file.startsWith(`bench${sep}`) && edge.target !== undefined)
+      .filter((edge) => moduleOf(edge.target!) === "cli")
+      .map((edge) => `${edge.file} imports ${edge.specifier}`);
+    expect(violations).toEqual([]);
+  });
+
+  it("suites write no path of the API: operations are found in the loaded description", async () => {
+    const spec = await loadSpec(bundledSpecPath);
+    const segments = new Set(
+      spec.operations.all().map((operation) => operation.pathTemplate.split("/").filter(Boolean)[0]!),
+    );
+    // A quote or backtick, then `/<first segment of any path>` followed by `/`, `?` or the end of the literal.
+    const literal = new RegExp(`["'\`]/(?:${[...segments].join("|")})(?=[/?"'\`])`);
+    const violations = suiteFiles(files).flatMap((file) =>
+      readFileSync(join(root, file), "utf8")
+        .split("\n")
+        .map((line, index) => ({ line: line.trim(), at: `${file}:${index + 1}` }))
+        .filter(({ line }) => literal.test(line) && !line.startsWith("*") && !line.startsWith("//"))
+        .map(({ line, at }) => `${at}: ${line}`),
+    );
+    expect(segments.size).toBeGreaterThan(3);
+    expect(violations).toEqual([]);
   });
 });

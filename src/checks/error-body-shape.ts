@@ -15,9 +15,6 @@ export const errorBodyShape: CheckDefinition = {
   title: "Error responses carry {errors: [{reason, field?}]}",
   check({ operation }, exchange) {
     const { response } = exchange;
-    // No body to judge: a transport failure is the runner's to report.
-    if (!response)
-      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
     // Only 4xx and 5xx answers carry the error envelope (cloud-api-v4 "Status codes"); a 3xx is a redirect.
     if (response.status < 400) return skipped(`status ${response.status} is not an error response`);
     // A HEAD answer has no content (RFC 9110 §9.3.2).

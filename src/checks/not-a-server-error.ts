@@ -3,7 +3,7 @@
  * request that may well be valid (RFC 9110 §15.6), whatever the request was: the one check that needs no spec.
  * @module
  */
-import { failed, passed, skipped } from "../core/result.ts";
+import { failed, passed } from "../core/result.ts";
 import { firstErrorReason } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
 
@@ -12,9 +12,6 @@ export const notAServerError: CheckDefinition = {
   title: "The response is not a server error (5xx)",
   check(_context, exchange) {
     const { response } = exchange;
-    // No status to judge: a transport failure is the runner's to report, not a server error.
-    if (!response)
-      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
     if (response.status < 500) return passed;
     const reason = firstErrorReason(response.json);
     return failed(`server error ${response.status}${reason ? `: ${reason}` : ""}`, {

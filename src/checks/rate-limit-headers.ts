@@ -4,15 +4,16 @@
  * of the moment the response arrived (1 s of clock skew allowed) nor more than a day ahead. Exact values differ per
  * account and endpoint (facts.md "Conventions"), so only presence, type and consistency are judged.
  *
- * Where they are required: on every response of the API server (the spec's conventions: "Every API response
- * carries ..."), 404s and 429s included, documented status or not; on a login-server response only where that
+ * Where they are required: on every response of the API server when the loaded description documents them on the
+ * API's answers (the spec's conventions: "Every API response carries ..."; documented nowhere: skipped), 404s and 429s included, documented status or not; on a login-server response only where that
  * response documents them. Headers that are present are always judged.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
+import { conventionsOf } from "../spec/conventions.ts";
 import { parseInteger } from "./_internals/http-values.ts";
 import { documentedResponse, requestLine, servedByApi } from "./_internals/spec-lookup.ts";
-import type { CheckDefinition } from "./types.ts";
+import type { CheckContext, CheckDefinition } from "./types.ts";
 
 const names = {
   limit: "X-RateLimit-Limit",
@@ -28,16 +29,17 @@ const dayMs = 86_400_000;
 export const rateLimitHeaders: CheckDefinition = {
   id: "rate-limit-headers",
   title: "X-RateLimit-Limit, -Remaining and -Reset are present and consistent",
-  check({ operation, receivedAt }, exchange) {
+  check({ spec, operation, receivedAt }, exchange) {
     const { response } = exchange;
-    // No headers to judge: a transport failure is the runner's to report.
-    if (!response)
-      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
     const raw = Object.fromEntries(
       fields.map((field) => [field, response.headers[names[field].toLowerCase()]]),
     ) as Record<Field, string | undefined>;
     const missing = fields.filter((field) => raw[field] === undefined);
     const problems: string[] = [];
+    if (missing.length === fields.length && !fields.some((field) => documented(spec, field))) {
+      // A description that documents no rate-limit header does not promise them (its conventions are its own).
+      return skipped("the description documents no X-RateLimit-* header on the API's answers");
+    }
     if (missing.length > 0) {
       const required = isRequired(operation, response.status);
       if (required === undefined && missing.length === fields.length) {
@@ -98,6 +100,10 @@ function isRequired(
   if (servedByApi(operation)) return true;
   const declared = documentedResponse(operation, status)?.headers ?? [];
   return fields.some((field) => declared.some((h) => h.name === names[field].toLowerCase()));
+}
+
+function documented(spec: CheckContext["spec"], field: Field): boolean {
+  return conventionsOf(spec).documentedHeaders.has(names[field].toLowerCase());
 }
 
 function seconds(ms: number): string {

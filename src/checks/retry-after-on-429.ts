@@ -7,7 +7,7 @@
  * not the case, and would fill every report with a skip per exchange.
  * @module
  */
-import { failed, passed, skipped } from "../core/result.ts";
+import { failed, passed } from "../core/result.ts";
 import { parseHttpDate } from "./_internals/http-values.ts";
 import type { CheckDefinition } from "./types.ts";
 
@@ -16,9 +16,6 @@ export const retryAfterOn429: CheckDefinition = {
   title: "A 429 carries a valid Retry-After",
   check({ receivedAt }, exchange) {
     const { response } = exchange;
-    // No status or headers to judge: a transport failure is the runner's to report.
-    if (!response)
-      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
     const value = response.headers["retry-after"]?.trim();
     if (value === undefined) {
       return response.status === 429

@@ -2,13 +2,14 @@
  * `spec-version-header`: the response names the release that handled it in `X-Spec-Version`, and that release is
  * the one the spec describes (cloud-api-v4 "Versioning").
  *
- * Where it is required: on every response of the API server (the spec's conventions, and each of its responses
- * declares the header required), and on a login-server response only where that response documents it. A value
+ * Where it is required: on every response of the API server when the loaded description documents the header on
+ * the API's answers (the spec's conventions; a description that documents it nowhere gets the check skipped), and on a login-server response only where that response documents it. A value
  * that is present is always judged. A different release with the same major version still serves `/v4` and fails
  * as a warning; a different major version or a malformed value fails as an error.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
+import { conventionsOf } from "../spec/conventions.ts";
 import { documentedResponse, requestLine, servedByApi } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
 
@@ -20,11 +21,11 @@ export const specVersionHeader: CheckDefinition = {
   title: "X-Spec-Version names the described release",
   check({ spec, operation }, exchange) {
     const { response } = exchange;
-    // No headers to judge: a transport failure is the runner's to report.
-    if (!response)
-      return skipped(`no response (${exchange.error?.code ?? "transport error"}): nothing to judge`);
     const value = response.headers[header]?.trim();
     if (value === undefined) {
+      // A description that documents the header nowhere does not promise it (its conventions are its own).
+      if (!conventionsOf(spec).documentedHeaders.has(header))
+        return skipped("the description documents no X-Spec-Version header on the API's answers");
       // Without an operation we cannot tell an API response from another server's (a proxy's, the login server's).
       if (!operation) return skipped(`no operation in the spec for ${requestLine(exchange)}`);
       const documented = documentedResponse(operation, response.status)?.headers.some(

@@ -4,7 +4,7 @@
  * throws. File name = check id = config key = CLI name.
  * @module
  */
-import type { Exchange } from "../core/exchange.ts";
+import type { Exchange, RecordedResponse } from "../core/exchange.ts";
 import type { CheckOutcome } from "../core/result.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 
@@ -16,7 +16,19 @@ export interface CheckContext {
   readonly receivedAt: number;
 }
 
-export type Check = (context: CheckContext, exchange: Exchange) => CheckOutcome;
+/**
+ * An exchange that got an answer: the only kind a check sees. A transport failure (no answer at all) is judged
+ * once by the runner before the checks, so no check repeats that guard.
+ */
+export interface AnsweredExchange extends Exchange {
+  readonly response: RecordedResponse;
+}
+
+export function isAnswered(exchange: Exchange): exchange is AnsweredExchange {
+  return exchange.response !== undefined;
+}
+
+export type Check = (context: CheckContext, exchange: AnsweredExchange) => CheckOutcome;
 
 export interface CheckDefinition {
   readonly id: string;

@@ -4,8 +4,8 @@
  */
 import yargs from "yargs";
 import { ConfigError, ToolkitError } from "../core/errors.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 import { commands } from "./commands/index.ts";
-import { ExitCode } from "./exit-codes.ts";
 
 /** A usage mistake yargs found: one line and a pointer to --help, no stack. */
 class UsageError extends ConfigError {}

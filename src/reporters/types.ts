@@ -1,7 +1,7 @@
 /**
  * The reporter contract: a reporter listens to the engine's {@link RunEvent} stream through optional hooks, one per
  * event type, keyed by the event's own `type`, and flushes whatever it writes in `close()`. Reporters compute nothing
- * the engine did not emit (STYLE.md habit 7; vitest `types/reporter.ts`).
+ * the engine did not emit (ARCHITECTURE.md, "The flow of a run").
  * @module
  */
 import type { Writable } from "node:stream";

@@ -1,32 +1,24 @@
 /**
- * The engine: runs the selected suites against a target, cases in order within a suite and suites concurrently
- * (bounded), applies every enabled check to every exchange, emits the event stream, and cleans up what the run
- * created (on failure and interruption too). It keeps the exchanges of failing results only, so memory stays flat
- * however long the run.
+ * The engine: the run's lifecycle and scheduling. It announces the run, runs the selected suites (cases in order
+ * within a suite, suites concurrently up to the configured bound; a case is run by `run-case.ts`, each exchange
+ * judged by `exchange-judge.ts`), cleans up what the run created (on failure and interruption too) and says how
+ * the run ended, with its exit code. Memory stays flat however long the run: cases keep failing results only.
  * @module
  */
 import type { CheckDefinition } from "../checks/types.ts";
-import type {
-  CaseFinished,
-  CaseStatus,
-  Counts,
-  OperationCoverage,
-  PlannedSuite,
-  RunFinished,
-} from "../core/events.ts";
-import type { Exchange } from "../core/exchange.ts";
+import type { CaseStatus, Counts, PlannedSuite, RunFinished } from "../core/events.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
-import type { CheckResult } from "../core/result.ts";
 import type { ApiSpec } from "../spec/types.ts";
-import { type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
-import { CaseTally } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
 import type { EventBus } from "./event-bus.ts";
-import { HttpClient, TransportError } from "./http-client.ts";
+import { ExchangeJudge } from "./exchange-judge.ts";
+import { HttpClient } from "./http-client.ts";
 import { LabelMaker } from "./labels.ts";
 import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
 import { RatePacer } from "./rate-pacer.ts";
+import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
 import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
 export interface ResolvedTarget extends TargetInfo {
@@ -38,12 +30,6 @@ export interface ResolvedTarget extends TargetInfo {
    * `t.options.login` unless the config gives one. The password is a secret of the run (never printed).
    */
   readonly login?: { readonly username: string; readonly password: string };
-}
-
-/** The suites' options: the config's, with the target's known login where the config names none. */
-function suiteOptionsFor(config: RunConfig, target: ResolvedTarget): Readonly<Record<string, unknown>> {
-  if (!target.login || config.suiteOptions.login !== undefined) return config.suiteOptions;
-  return { ...config.suiteOptions, login: target.login };
 }
 
 export interface EngineInput {
@@ -58,6 +44,12 @@ export interface EngineInput {
   readonly signal: AbortSignal;
   readonly toolVersion: string;
   readonly hooks?: SuiteHooks;
+}
+
+/** The suites' options: the config's, with the target's known login where the config names none. */
+function suiteOptionsFor(config: RunConfig, target: ResolvedTarget): Readonly<Record<string, unknown>> {
+  if (!target.login || config.suiteOptions.login !== undefined) return config.suiteOptions;
+  return { ...config.suiteOptions, login: target.login };
 }
 
 /** Runs per generated property: the config's (`conform fuzz --runs`), else a positive `suiteOptions.runs`. */
@@ -98,6 +90,14 @@ async function eachLimited<T>(
   await Promise.all(workers);
 }
 
+/** How a run ends: interrupted, a failure, nothing that passed (a green report of nothing must not pass a gate). */
+function verdictOf(totals: Counts, interrupted: boolean): Pick<RunFinished, "status" | "exitCode"> {
+  if (interrupted) return { status: "interrupted", exitCode: ExitCode.interrupted };
+  if (totals.failed + totals.errored > 0) return { status: "failed", exitCode: ExitCode.checkFailed };
+  if (totals.passed === 0) return { status: "errored", exitCode: ExitCode.toolkitError };
+  return { status: "passed", exitCode: ExitCode.ok };
+}
+
 export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const { spec, target, config, bus, signal } = input;
   const started = performance.now();
@@ -106,7 +106,6 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const suiteOptions = suiteOptionsFor(config, target);
   const login = suiteOptions.login as { password?: unknown } | undefined;
   if (typeof login?.password === "string") secrets.add(login.password);
-  const matchOperation = operationMatcher(spec, target);
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     ca: target.ca,
@@ -117,22 +116,31 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     maxRetryWaitMs: config.maxRetryWaitMs,
     pacer: new RatePacer(config.rate),
     secrets,
-    matchOperation,
+    matchOperation: operationMatcher(spec, target),
   });
   const ledger = new CleanupLedger();
-  const labels = new LabelMaker(config.labelPrefix, input.runId);
-  const statusesSeen = new Map<string, Set<number>>();
+  const judge = new ExchangeJudge(spec, input.checks);
+  const deps: CaseRunDeps = {
+    spec,
+    target,
+    token: target.token,
+    seed: config.seed,
+    options: suiteOptions,
+    hooks: input.hooks ?? {},
+    propertyRuns: propertyRunsFor(config),
+    signal,
+    client,
+    labels: new LabelMaker(config.labelPrefix, input.runId),
+    ledger,
+    secrets,
+    judge,
+    bus,
+  };
   const totals = emptyCounts();
-  let exchanges = 0;
   let failures = 0;
 
   const planned: PlannedSuite[] = [...input.suites, ...input.refused.map((entry) => entry.suite)].map(
-    (suite) => ({
-      id: suite.id,
-      title: suite.title,
-      tags: suite.tags,
-      cases: suite.cases.length,
-    }),
+    (suite) => ({ id: suite.id, title: suite.title, tags: suite.tags, cases: suite.cases.length }),
   );
   bus.emit({
     type: "run-started",
@@ -146,143 +154,15 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     nodeVersion: process.version,
   });
 
-  /**
-   * Runs every enabled check on an exchange: a pass is only counted (most outcomes are passes, and nothing
-   * needs them one by one), anything else goes to `record` with the exchange it is about.
-   */
-  const judge = (
-    exchange: Exchange,
-    tally: CaseTally,
-    record: (result: CheckResult, exchange: Exchange) => void,
-  ): void => {
-    exchanges += 1;
-    if (exchange.operationId && exchange.response) {
-      const seen = statusesSeen.get(exchange.operationId) ?? new Set<number>();
-      seen.add(exchange.response.status);
-      statusesSeen.set(exchange.operationId, seen);
-    }
-    const operation = exchange.operationId ? spec.operations.byId(exchange.operationId) : undefined;
-    const context = { spec, operation, receivedAt: exchange.timings.startedAt + exchange.timings.totalMs };
-    for (const definition of input.checks) {
-      let outcome: CheckResult["outcome"];
-      try {
-        outcome = definition.check(context, exchange);
-      } catch (error) {
-        // A check must not throw; if one does, that is the toolkit's defect, reported as a failure of that check.
-        outcome = {
-          status: "failed",
-          message: `check ${definition.id} crashed: ${(error as Error)?.message ?? error}`,
-        };
-      }
-      if (outcome.status === "passed") tally.countPass();
-      else record({ checkId: definition.id, exchangeId: exchange.id, outcome }, exchange);
-    }
-  };
-
-  const finishCase = (
-    suite: Suite,
-    entry: SuiteCase,
-    finished: Omit<CaseFinished, "type" | "suiteId" | "caseId" | "title" | "tags">,
-  ) => {
-    totals[finished.status] += 1;
-    if (finished.status === "failed" || finished.status === "errored") failures += 1;
-    bus.emit({
-      type: "case-finished",
-      suiteId: suite.id,
-      caseId: entry.id,
-      title: entry.title,
-      tags: [...suite.tags, ...(entry.tags ?? [])],
-      ...finished,
-    });
-    return finished.status;
-  };
-
-  const skipCase = (suite: Suite, entry: SuiteCase, reason: string): CaseStatus =>
-    finishCase(suite, entry, {
-      status: "skipped",
-      durationMs: 0,
-      results: [],
-      passedChecks: 0,
-      exchanges: [],
-      exchangeCount: 0,
-      skipReason: reason,
-    });
-
-  const runCase = async (
-    suite: Suite,
-    entry: SuiteCase,
-    shared: Map<string, unknown>,
-  ): Promise<CaseStatus> => {
-    const caseStarted = performance.now();
-    bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
-    const tally = new CaseTally(secrets);
-    let exchangeCount = 0;
-    // Passes are counted, not announced: an event for each would be most of the stream (every check on every
-    // exchange) and no listener needs them one by one (case-finished carries the count).
-    const record = (result: CheckResult, exchange: Exchange | undefined) => {
-      tally.add(result, exchange);
-      if (result.outcome.status !== "passed")
-        bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
-    };
-    const recorder: CaseRecorder = {
-      reproduction: undefined,
-      logs: [],
-      lastExchange: undefined,
-      onExchange(exchange) {
-        exchangeCount += 1;
-        recorder.lastExchange = exchange;
-        bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
-        judge(exchange, tally, record);
-      },
-      assert: record,
-    };
-    const t = createCaseContext(
-      {
-        client,
-        spec,
-        target,
-        token: target.token,
-        seed: config.seed,
-        options: suiteOptions,
-        hooks: input.hooks ?? {},
-        propertyRuns: propertyRunsFor(config),
-        signal,
-        labels,
-        ledger,
-        secrets,
-        shared,
-      },
-      recorder,
-    );
-    let skipReason: string | undefined;
-    let error: CaseFinished["error"];
-    try {
-      await entry.run(t);
-    } catch (thrown) {
-      if (thrown instanceof CaseSkipped) skipReason = secrets.scrub(thrown.reason);
-      else if (thrown instanceof TransportError) error = { code: thrown.code, message: thrown.message };
-      else
-        error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
-    }
-    const status: CaseStatus = error
-      ? "errored"
-      : tally.failed
-        ? "failed"
-        : skipReason
-          ? "skipped"
-          : "passed";
-    return finishCase(suite, entry, {
-      status,
-      durationMs: performance.now() - caseStarted,
-      results: tally.notable,
-      passedChecks: tally.passed,
-      exchanges: tally.exchanges,
-      exchangeCount,
-      ...(skipReason ? { skipReason } : {}),
-      ...(error ? { error } : {}),
-      ...(recorder.reproduction ? { reproduction: recorder.reproduction } : {}),
-      ...(recorder.logs.length > 0 ? { logs: recorder.logs } : {}),
-    });
+  /** Why a case is not run, or undefined to run it. */
+  const reasonNotToRun = (entry: SuiteCase, refusal: string | undefined): string | undefined => {
+    if (refusal) return refusal;
+    const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
+    if (excludedBy) return `excluded by --exclude-tag ${excludedBy}`;
+    if (signal.aborted) return "the run was interrupted";
+    if (config.maxFailures > 0 && failures >= config.maxFailures)
+      return `stopped after ${config.maxFailures} failing cases (--max-failures)`;
+    return undefined;
   };
 
   const runSuite = async (suite: Suite, refusal: string | undefined) => {
@@ -291,15 +171,20 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     const shared = new Map<string, unknown>();
     bus.emit({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
     for (const entry of suite.cases) {
-      let status: CaseStatus;
-      const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
-      if (refusal) status = skipCase(suite, entry, refusal);
-      else if (excludedBy) status = skipCase(suite, entry, `excluded by --exclude-tag ${excludedBy}`);
-      else if (signal.aborted) status = skipCase(suite, entry, "the run was interrupted");
-      else if (config.maxFailures > 0 && failures >= config.maxFailures) {
-        status = skipCase(suite, entry, `stopped after ${config.maxFailures} failing cases (--max-failures)`);
-      } else status = await runCase(suite, entry, shared);
-      counts[status] += 1;
+      const reason = reasonNotToRun(entry, refusal);
+      const outcome: CaseOutcome =
+        reason === undefined ? await runCase(deps, suite, entry, shared) : skippedCase(reason);
+      totals[outcome.status] += 1;
+      counts[outcome.status] += 1;
+      if (outcome.status === "failed" || outcome.status === "errored") failures += 1;
+      bus.emit({
+        type: "case-finished",
+        suiteId: suite.id,
+        caseId: entry.id,
+        title: entry.title,
+        tags: [...suite.tags, ...(entry.tags ?? [])],
+        ...outcome,
+      });
     }
     bus.emit({
       type: "suite-finished",
@@ -329,29 +214,18 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     await client.close();
   }
 
-  const interrupted = signal.aborted;
-  const failedRun = totals.failed + totals.errored > 0;
-  // Every case skipped: a green report of nothing must not pass a CI gate.
-  const nothingRan = totals.passed === 0 && !failedRun;
-  const coverage: OperationCoverage[] = spec.operations.all().map((operation) => ({
-    operationId: operation.operationId,
-    method: operation.method.toUpperCase(),
-    path: operation.pathTemplate,
-    statuses: [...(statusesSeen.get(operation.operationId) ?? [])].sort((a, b) => a - b),
-  }));
   const finished: RunFinished = {
     type: "run-finished",
     runId: input.runId,
     finishedAt: new Date().toISOString(),
     durationMs: performance.now() - started,
-    status: interrupted ? "interrupted" : failedRun ? "failed" : nothingRan ? "errored" : "passed",
+    ...verdictOf(totals, signal.aborted),
     counts: totals,
-    exchanges,
-    coverage,
+    exchanges: judge.exchanges,
+    coverage: judge.coverage(),
     retries: client.retries,
     rateLimited: client.rateLimited,
     cleanup,
-    exitCode: interrupted ? 130 : failedRun ? 1 : nothingRan ? 2 : 0,
   };
   bus.emit(finished);
   return finished;

@@ -112,7 +112,9 @@ export class PropertyRunner {
         try {
           said = await options.predicate(value);
         } catch (error) {
-          if (!fc.PreconditionFailure.isFailure(error)) thrown = { error };
+          // A value skipped with fc.pre sent nothing: it does not spend the budget.
+          if (fc.PreconditionFailure.isFailure(error)) evaluations -= 1;
+          else thrown = { error };
           throw error;
         }
         const expectations =
@@ -133,14 +135,15 @@ export class PropertyRunner {
       },
     );
     progress?.(options.name, numRuns, numRuns);
-    if (!details.failed) {
+    if (!details.failed && checked.size > 0) {
       for (const expectation of checked.values())
         t.expect(expectation.name, true, expectation.response ? { response: expectation.response } : {});
       return { passed: true, runs: details.numRuns };
     }
     if (thrown && !last) throw thrown.error;
+    if (!last && t.signal.aborted) return t.skip(`the run was interrupted before ${options.name} was judged`);
     if (!last) {
-      // Every generated value was skipped (fc.pre): nothing was judged, which must not pass silently.
+      // Every value was skipped (fc.pre): nothing was judged, which must not pass.
       t.expect(`${options.name}: generated values could be sent`, false, {
         message: `fast-check skipped every value (${details.numSkips} skipped): the target's state refused them all`,
       });

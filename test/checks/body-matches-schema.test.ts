@@ -9,7 +9,6 @@ import {
   responseInfo,
   runCheckCases,
   stubSpec,
-  transportFailure,
   type ValidatorLookup,
 } from "../helpers/exchanges.ts";
 
@@ -133,12 +132,6 @@ describe("body-matches-schema", () => {
       context: context({ spec, operation: undefined }),
       exchange: exchange({ path: "/unknown", json: {} }),
       outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/unknown" },
-    },
-    {
-      name: "a transport failure is skipped",
-      context: withSchemas,
-      exchange: transportFailure(),
-      outcome: { status: "skipped" },
     },
   ]);
 

@@ -8,7 +8,6 @@ import {
   operation,
   responseInfo,
   runCheckCases,
-  transportFailure,
 } from "../helpers/exchanges.ts";
 
 const problemJson = operation({
@@ -130,11 +129,6 @@ describe("content-type-json", () => {
       context: context({ operation: undefined }),
       exchange: exchange({ status: 404, text: "Not Found", headers: { "content-type": "text/plain" } }),
       outcome: { status: "failed", actual: "text/plain" },
-    },
-    {
-      name: "a transport failure is skipped",
-      exchange: transportFailure(),
-      outcome: { status: "skipped", reason: "no response (UND_ERR_SOCKET): nothing to judge" },
     },
   ]);
 });

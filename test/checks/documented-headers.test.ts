@@ -7,7 +7,6 @@ import {
   operation,
   responseInfo,
   runCheckCases,
-  transportFailure,
 } from "../helpers/exchanges.ts";
 
 const withScopes = operation({
@@ -96,6 +95,5 @@ describe("documented-headers", () => {
       exchange: exchange({ path: "/nowhere" }),
       outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/nowhere" },
     },
-    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
   ]);
 });

@@ -8,7 +8,6 @@ import {
   operation,
   responseInfo,
   runCheckCases,
-  transportFailure,
 } from "../helpers/exchanges.ts";
 
 const htmlErrors = operation({
@@ -139,7 +138,6 @@ describe("error-body-shape", () => {
       exchange: exchange({ status: 400, text: '{"errors":[{"reason":"', truncated: true }),
       outcome: { status: "skipped", reason: expect.stringContaining("truncated") },
     },
-    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
   ]);
 
   it.each([

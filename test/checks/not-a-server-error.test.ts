@@ -1,6 +1,6 @@
 import { describe } from "vitest";
 import { notAServerError } from "../../src/checks/not-a-server-error.ts";
-import { exchange, runCheckCases, transportFailure } from "../helpers/exchanges.ts";
+import { exchange, runCheckCases } from "../helpers/exchanges.ts";
 
 describe("not-a-server-error", () => {
   runCheckCases(notAServerError, [
@@ -25,11 +25,6 @@ describe("not-a-server-error", () => {
       name: "502 without a body fails",
       exchange: exchange({ status: 502, text: "" }),
       outcome: { status: "failed", message: "server error 502", actual: 502 },
-    },
-    {
-      name: "a transport failure is skipped",
-      exchange: transportFailure("UND_ERR_SOCKET"),
-      outcome: { status: "skipped", reason: "no response (UND_ERR_SOCKET): nothing to judge" },
     },
   ]);
 });

@@ -8,7 +8,7 @@ import {
   receivedAt,
   responseInfo,
   runCheckCases,
-  transportFailure,
+  stubSpec,
 } from "../helpers/exchanges.ts";
 
 const now = Math.floor(receivedAt / 1000);
@@ -27,8 +27,34 @@ const loginDocumentingLimits = operation({
   ],
 });
 
+/** Another edition of the description, documenting no rate-limit header anywhere. */
+const undocumented = operation({ responses: [responseInfo("200", { headers: [] })] });
+const silentSpec = stubSpec({ operations: [undocumented] });
+const noLimits = {
+  headers: {
+    "x-ratelimit-limit": undefined,
+    "x-ratelimit-remaining": undefined,
+    "x-ratelimit-reset": undefined,
+  },
+};
+
 describe("rate-limit-headers", () => {
   runCheckCases(rateLimitHeaders, [
+    {
+      name: "absent where the description documents them nowhere is skipped, saying so",
+      context: context({ spec: silentSpec, operation: undocumented }),
+      exchange: exchange(noLimits),
+      outcome: {
+        status: "skipped",
+        reason: "the description documents no X-RateLimit-* header on the API's answers",
+      },
+    },
+    {
+      name: "present where the description documents them nowhere are still judged",
+      context: context({ spec: silentSpec, operation: undocumented }),
+      exchange: exchange(limits("10", "11", now + 60)),
+      outcome: { status: "failed" },
+    },
     {
       name: "consistent headers pass",
       exchange: exchange(limits("400", "399", now + 60)),
@@ -180,6 +206,5 @@ describe("rate-limit-headers", () => {
       }),
       outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/nowhere" },
     },
-    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
   ]);
 });

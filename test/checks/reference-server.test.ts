@@ -1,12 +1,11 @@
 /**
  * Every built-in check over real answers of the embedded reference server: the clean reference passes them all
- * (DESIGN.md "How we know it works": the clean reference passes everything), and each check judges at least one
+ * (ARCHITECTURE.md "How we know it works": the clean reference passes everything), and each check judges at least one
  * of these answers instead of skipping them all.
  */
 import { describe, expect, it } from "vitest";
 import { builtinChecks, listChecks } from "../../src/checks/index.ts";
-import type { CheckContext } from "../../src/checks/types.ts";
-import type { Exchange } from "../../src/core/exchange.ts";
+import type { AnsweredExchange, CheckContext } from "../../src/checks/types.ts";
 import type { CheckOutcome } from "../../src/core/result.ts";
 import {
   type ApiResponse,
@@ -61,7 +60,7 @@ async function record(
   harness: ReferenceHarness,
   call: Call,
   id: number,
-): Promise<{ exchange: Exchange; context: CheckContext }> {
+): Promise<{ exchange: AnsweredExchange; context: CheckContext }> {
   const startedAt = Date.now();
   const send = call.auth ? harness.callAuth : harness.call;
   const answer: ApiResponse = await send(call.method, call.path, call.options);
@@ -72,7 +71,7 @@ async function record(
     call.method === "HEAD" ? "GET" : call.method,
     call.path.split("?")[0]!,
   );
-  const exchange: Exchange = {
+  const exchange: AnsweredExchange = {
     id,
     request: { method: call.method, url: `${origin}${call.path}`, headers: {}, body: undefined },
     response: {
@@ -94,7 +93,7 @@ async function record(
 const harness = await startReference({ http: true });
 const limited = await startReference({ http: true, rateLimits: { general: { limit: 1, windowMs: 60_000 } } });
 
-function outcomes(context: CheckContext, exchange: Exchange): Record<string, CheckOutcome> {
+function outcomes(context: CheckContext, exchange: AnsweredExchange): Record<string, CheckOutcome> {
   return Object.fromEntries(
     listChecks().map((definition) => [definition.id, definition.check(context, exchange)]),
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseHttpDate } from "../../src/checks/_internals/http-values.ts";
 import { retryAfterOn429 } from "../../src/checks/retry-after-on-429.ts";
-import { exchange, receivedAt, runCheckCases, transportFailure } from "../helpers/exchanges.ts";
+import { exchange, receivedAt, runCheckCases } from "../helpers/exchanges.ts";
 
 const tooMany = (retryAfter: string | undefined) =>
   exchange({
@@ -72,7 +72,6 @@ describe("retry-after-on-429", () => {
         message: 'Retry-After "soon" is neither a non-negative number of seconds nor an HTTP-date',
       },
     },
-    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
   ]);
 
   it.each([

@@ -7,7 +7,7 @@ import {
   operation,
   responseInfo,
   runCheckCases,
-  transportFailure,
+  stubSpec,
 } from "../helpers/exchanges.ts";
 
 const loginDocumentingVersion = operation({
@@ -16,8 +16,27 @@ const loginDocumentingVersion = operation({
   responses: [responseInfo("200", { headers: ["x-spec-version"] })],
 });
 
+/** Another edition of the description, documenting no X-Spec-Version anywhere. */
+const undocumented = operation({ responses: [responseInfo("200", { headers: [] })] });
+const silentSpec = stubSpec({ operations: [undocumented] });
+
 describe("spec-version-header", () => {
   runCheckCases(specVersionHeader, [
+    {
+      name: "missing where the description documents it nowhere is skipped, saying so",
+      context: context({ spec: silentSpec, operation: undocumented }),
+      exchange: exchange({ headers: { "x-spec-version": undefined } }),
+      outcome: {
+        status: "skipped",
+        reason: "the description documents no X-Spec-Version header on the API's answers",
+      },
+    },
+    {
+      name: "present where the description documents it nowhere is still judged",
+      context: context({ spec: silentSpec, operation: undocumented }),
+      exchange: exchange({ headers: { "x-spec-version": "5.0.0" } }),
+      outcome: { status: "failed", severity: "error" },
+    },
     { name: "the described release passes", exchange: exchange(), outcome: { status: "passed" } },
     {
       name: "surrounding whitespace is ignored",
@@ -92,6 +111,5 @@ describe("spec-version-header", () => {
       exchange: exchange({ path: "/nowhere", headers: { "x-spec-version": undefined } }),
       outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/nowhere" },
     },
-    { name: "a transport failure is skipped", exchange: transportFailure(), outcome: { status: "skipped" } },
   ]);
 });

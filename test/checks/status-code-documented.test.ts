@@ -1,13 +1,6 @@
 import { describe } from "vitest";
 import { statusCodeDocumented } from "../../src/checks/status-code-documented.ts";
-import {
-  context,
-  exchange,
-  operation,
-  responseInfo,
-  runCheckCases,
-  transportFailure,
-} from "../helpers/exchanges.ts";
+import { context, exchange, operation, responseInfo, runCheckCases } from "../helpers/exchanges.ts";
 
 const withRange = operation({ responses: [responseInfo("200"), responseInfo("4XX")] });
 const withDefault = operation({ responses: [responseInfo("200"), responseInfo("default")] });
@@ -61,11 +54,6 @@ describe("status-code-documented", () => {
       context: context({ operation: undefined }),
       exchange: exchange({ method: "GET", path: "/nowhere?page=2", status: 404 }),
       outcome: { status: "skipped", reason: "no operation in the spec for GET /v4/nowhere" },
-    },
-    {
-      name: "a transport failure is skipped",
-      exchange: transportFailure("UND_ERR_CONNECT_TIMEOUT"),
-      outcome: { status: "skipped", reason: "no response (UND_ERR_CONNECT_TIMEOUT): nothing to judge" },
     },
   ]);
 });

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { campaigns } from "../../src/cli/commands/fuzz.ts";
 import { ProgressBar, renderBar } from "../../src/cli/progress-bar.ts";
-import { discoverSuites } from "../../src/runner/discovery.ts";
+import { campaignsOf, listCampaigns } from "../../src/runner/fuzz.ts";
+import { defineSuite } from "../../src/runner/suite-api.ts";
 import { cli } from "../helpers/cli.ts";
 
 describe("conform fuzz", () => {
@@ -38,11 +38,28 @@ describe("conform fuzz", () => {
     expect((await cli(["fuzz", "filters", "--runs", "0"])).code).toBe(2);
   });
 
-  it("every campaign names suites that exist", async () => {
-    const known = new Set((await discoverSuites([])).map((entry) => entry.suite.id));
-    for (const campaign of Object.values(campaigns)) {
-      for (const suite of campaign.suites) expect(known).toContain(suite);
-    }
+  it("the campaigns are the ones the bundled suites declare", async () => {
+    const campaigns = await listCampaigns([]);
+    expect(campaigns.map((entry) => [entry.campaign, entry.suites])).toEqual([
+      ["filters", ["filters"]],
+      ["bodies", ["invalid-bodies", "valid-bodies"]],
+      ["pagination", ["pagination"]],
+    ]);
+  });
+
+  it("groups suites by the campaign they declare", () => {
+    const suite = (id: string, campaign?: string) =>
+      defineSuite({
+        id,
+        title: id,
+        tags: [],
+        cases: [{ id: "one", title: "one", run: () => {} }],
+        ...(campaign ? { fuzz: { campaign, describe: `${campaign} things` } } : {}),
+      });
+    expect(campaignsOf([suite("a", "x"), suite("b"), suite("c", "y"), suite("d", "x")])).toEqual([
+      { campaign: "x", describe: "x things", suites: ["a", "d"] },
+      { campaign: "y", describe: "y things", suites: ["c"] },
+    ]);
   });
 });
 

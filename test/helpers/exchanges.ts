@@ -4,7 +4,7 @@
  * by the API server; each test states only what it changes.
  */
 import { expect, it } from "vitest";
-import type { CheckContext, CheckDefinition } from "../../src/checks/types.ts";
+import type { AnsweredExchange, CheckContext, CheckDefinition } from "../../src/checks/types.ts";
 import type { Exchange, RecordedResponse } from "../../src/core/exchange.ts";
 import type { ApiSpec, OperationInfo, ResponseInfo, Validator } from "../../src/spec/types.ts";
 
@@ -38,7 +38,7 @@ export interface ExchangeInit {
 }
 
 /** A recorded exchange with a response. */
-export function exchange(init: ExchangeInit = {}): Exchange {
+export function exchange(init: ExchangeInit = {}): AnsweredExchange {
   const hasJson = "json" in init && init.json !== undefined;
   const text = init.text ?? (hasJson ? JSON.stringify(init.json) : "");
   const headers: Record<string, string> = { ...apiHeaders() };
@@ -238,7 +238,7 @@ export function context(
 /** One row of a check's table: what it is given and the outcome it must return (matched as a subset). */
 export interface CheckCase {
   readonly name: string;
-  readonly exchange: Exchange;
+  readonly exchange: AnsweredExchange;
   /** Default: {@link context}() */
   readonly context?: CheckContext;
   readonly outcome: Partial<

@@ -2,7 +2,7 @@
  * Back-end nodes of the reference server: every node rule (a case that passes and one that fails) on create,
  * on the deprecated alias and on update, 404s for a profile of another load balancer, deletion, events, the
  * description's workflows 1, 2, 4 and 6 end to end, and node health by real TCP listeners on the loopback
- * stand-ins of private addresses (DESIGN.md's sandbox network). The harness validates every response against
+ * stand-ins of private addresses (ARCHITECTURE.md's sandbox network). The harness validates every response against
  * the spec. Intervals run at a hundredth of real time; polls are bounded by count and time.
  */
 import { once } from "node:events";

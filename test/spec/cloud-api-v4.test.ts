@@ -153,7 +153,7 @@ function responseSchemas(): unknown[] {
   );
 }
 
-// One ajv over the whole document: schemas compile with their `$ref`s kept (DESIGN.md), strict about keywords
+// One ajv over the whole document: schemas compile with their `$ref`s kept (ARCHITECTURE.md), strict about keywords
 // so that a misspelt one (`minlength`) fails here instead of silently weakening the contract.
 const ajv = new Ajv2020.default({
   strict: true,

@@ -9,8 +9,8 @@
 import { readFileSync } from "node:fs";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 import { cleanLeftovers } from "../../runner/leftovers.ts";
-import { ExitCode } from "../exit-codes.ts";
 
 function builder(yargs: Argv) {
   return yargs

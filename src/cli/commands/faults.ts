@@ -7,9 +7,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandModule } from "yargs";
-import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../reporters/fault-matrix.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
+import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../fault-score/matrix-report.ts";
+import { runFaultMatrix } from "../../fault-score/score.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
-import { runFaultMatrix } from "../../runner/embedded-fault-matrix.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { listOption, newRunId } from "../options.ts";
 import { toolVersion } from "../version.ts";
@@ -77,7 +78,7 @@ export const faultsCommand: CommandModule<object, FaultsArgs> = {
         writeFileSync(readmePath, withFaultTable(readFileSync(readmePath, "utf8"), matrix));
         process.stdout.write("README.md: fault table updated\n");
       }
-      args.exitCode = controller.signal.aborted ? 130 : matrix.exitCode;
+      args.exitCode = controller.signal.aborted ? ExitCode.interrupted : matrix.exitCode;
     } finally {
       process.off("SIGINT", interrupt);
     }

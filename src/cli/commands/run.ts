@@ -6,10 +6,13 @@
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
+import type { RunFinished } from "../../core/events.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
-import { runConformance } from "../../runner/run.ts";
+import { type RunOptions, runConformance } from "../../runner/run.ts";
+import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { listOption, newRunId, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
@@ -191,7 +194,7 @@ function builder(yargs: Argv) {
     .example("$0 run --suite filters --seed 42 --reporter console,json", "Replay a generated run");
 }
 
-type RunArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
+export type RunArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
 
 /** Maps parsed arguments to a RunConfig (pure, tested on its own). */
 export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env): RunConfig {
@@ -242,40 +245,53 @@ export function colorFromEnv(env: NodeJS.ProcessEnv): { color?: boolean } {
   return {};
 }
 
+/**
+ * Runs with the reporters the config names and Ctrl-C handled (a first Ctrl-C interrupts and cleans up, a second
+ * quits at once); answers the exit code. `conform run` and `conform fuzz` share it.
+ */
+export async function runWithReporters(
+  config: RunConfig,
+  start: (options: RunOptions) => Promise<RunFinished>,
+  hooks?: SuiteHooks,
+): Promise<number> {
+  const runId = newRunId();
+  const reporters = createReporters(config.reporters, {
+    outputDir: join(config.reportDir, runId),
+    stream: process.stdout,
+    isTTY: Boolean(process.stdout.isTTY),
+    ci: Boolean(process.env.CI),
+    ...colorFromEnv(process.env),
+  });
+  const controller = new AbortController();
+  const interrupt = () => {
+    process.stderr.write(
+      "\nconform: interrupted; cleaning up what the run created (Ctrl-C again to force quit)\n",
+    );
+    controller.abort();
+    process.once("SIGINT", () => process.exit(ExitCode.interrupted));
+  };
+  process.once("SIGINT", interrupt);
+  try {
+    const finished = await start({
+      runId,
+      listeners: [(event) => reporters.emit(event)],
+      signal: controller.signal,
+      toolVersion,
+      ...(hooks ? { hooks } : {}),
+    });
+    return finished.exitCode;
+  } finally {
+    process.off("SIGINT", interrupt);
+    await reporters.close();
+  }
+}
+
 export const runCommand: CommandModule<object, RunArgs> = {
   command: "run",
   describe: "Run the conformance and workflow suites against a target and write reports",
   builder: builder as unknown as CommandModule<object, RunArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
-    const runId = newRunId();
-    const reporters = createReporters(config.reporters, {
-      outputDir: join(config.reportDir, runId),
-      stream: process.stdout,
-      isTTY: Boolean(process.stdout.isTTY),
-      ci: Boolean(process.env.CI),
-      ...colorFromEnv(process.env),
-    });
-    const controller = new AbortController();
-    const interrupt = () => {
-      process.stderr.write(
-        "\nconform: interrupted; cleaning up what the run created (Ctrl-C again to force quit)\n",
-      );
-      controller.abort();
-      process.once("SIGINT", () => process.exit(130));
-    };
-    process.once("SIGINT", interrupt);
-    try {
-      const finished = await runConformance(config, {
-        runId,
-        listeners: [(event) => reporters.emit(event)],
-        signal: controller.signal,
-        toolVersion,
-      });
-      args.exitCode = finished.exitCode;
-    } finally {
-      process.off("SIGINT", interrupt);
-      await reporters.close();
-    }
+    args.exitCode = await runWithReporters(config, (options) => runConformance(config, options));
   },
 };

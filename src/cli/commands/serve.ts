@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 import { createReferenceServer, type ReferenceServer } from "../../reference/server.ts";
-import { ExitCode } from "../exit-codes.ts";
 import { listOption } from "../options.ts";
 
 interface ServeArgs {

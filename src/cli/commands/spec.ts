@@ -6,8 +6,8 @@
  */
 import type { CommandModule } from "yargs";
 import { SpecInvalidError } from "../../core/errors.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 import { formatProblems, loadSpec, summarizeSpec } from "../../spec/index.ts";
-import { ExitCode } from "../exit-codes.ts";
 
 interface SpecArgs {
   file: string;

@@ -2,7 +2,7 @@
  * The rules of a back-end node, shared by node create/update and the profile rebuild (which reports them
  * under `nodes[i].<field>`). The spec already checked the label pattern, the address shape, weight and mode.
  *
- * Rules (facts.md, the description, and the sandbox network of DESIGN.md):
+ * Rules (facts.md, the description, and the sandbox network of ARCHITECTURE.md):
  * - label: 3..32 of `[a-zA-Z0-9._-]`, unique among the nodes of its profile (exact comparison);
  * - address: `<ipv4>:<port>`, port 1..65535; the IPv4 must be private, which in the reference server's sandbox
  *   means 192.168.0.0/16 (other RFC 1918 ranges pass the spec but are refused here); and it must be the private

@@ -82,7 +82,8 @@ function showLoginForm(context: HandlerContext): Reply {
     clientLabel: read.request.client.label,
     hidden: hiddenFields(read.request),
     scopes: read.request.scopes,
-    action: "/oauth/authorize",
+    // The form posts back to where it was read (the description's path of the authorize operations).
+    action: context.operation.pathTemplate,
   });
   return { status: 200, body: undefined, raw: page, headers: { ...loginPageHeaders } };
 }

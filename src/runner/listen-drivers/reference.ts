@@ -1,8 +1,8 @@
 /**
  * The `reference` listen driver: real TCP listeners on the loopback stand-in of a node's private address. In the
- * reference server's sandbox network (DESIGN.md) a private IPv4 192.168.X.Y stands for the loopback address
+ * reference server's sandbox network (ARCHITECTURE.md) a private IPv4 192.168.X.Y stands for the loopback address
  * 127.168.X.Y, and health checks connect there; so listening on 127.168.X.Y:port is what "a process on the
- * instance starts listening" means against a reference server. Written from DESIGN.md, not imported from
+ * instance starts listening" means against a reference server. Written from ARCHITECTURE.md, not imported from
  * `src/reference/`: the runner does not reach into the server it judges.
  *
  * It refuses any target that is not the embedded or a loopback server (the stand-in means nothing elsewhere),

@@ -2,7 +2,7 @@
  * Listen drivers: how a workflow suite makes a back-end node "listen" on its port, so that the target's health
  * checks see it come up (workflow 5 of the description). Three drivers:
  * - `reference`: real TCP listeners on the loopback stand-in 127.168.X.Y of a node's 192.168.X.Y private address
- *   (DESIGN.md's sandbox network); only for the embedded or a loopback reference server;
+ *   (ARCHITECTURE.md's sandbox network); only for the embedded or a loopback reference server;
  * - `command`: a command template (`{address}`, `{port}`, `{label}`) run for as long as a node must listen, for
  *   real clouds (e.g. `ssh root@{address} ...`); its output is kept for the report;
  * - `none`: nodes cannot be made to listen; the listening steps are skipped with the driver's reason.

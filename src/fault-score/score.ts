@@ -1,15 +1,16 @@
 /**
- * The fault score: runs the suites against the embedded reference server once clean and once per named fault
- * (in-process), and says which suites and checks caught each fault, after how many requests. A fault no claimed
+ * The fault score, in a module of its own above the runner and the reference server: runs the suites against the
+ * embedded reference server once clean and once per named fault (in-process), and says which suites and checks caught each fault, after how many requests. A fault no claimed
  * suite catches is a hole in the toolkit; a failure on the clean server is a false alarm. By default each fault
  * runs only the suites that claim it; `full` runs every suite against every fault.
  * @module
  */
 import { ConfigError } from "../core/errors.ts";
 import type { CaseFinished, RunEvent } from "../core/events.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 import { faultRegistry } from "../reference/faults/index.ts";
-import type { RunConfig } from "./config.ts";
-import { runConformance } from "./run.ts";
+import type { RunConfig } from "../runner/config.ts";
+import { runConformance } from "../runner/run.ts";
 
 export const faultMatrixSchemaVersion = "1.0.0";
 
@@ -197,6 +198,8 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     rows: finished,
     score: { caught, total: faults.length },
     exitCode:
-      caught === faults.length && falseAlarms.length === 0 && finished.length === faults.length ? 0 : 1,
+      caught === faults.length && falseAlarms.length === 0 && finished.length === faults.length
+        ? ExitCode.ok
+        : ExitCode.checkFailed,
   };
 }

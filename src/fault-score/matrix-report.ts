@@ -3,9 +3,10 @@
  * JSON record (`fault-matrix.json`, described by `fault-matrix.schema.json`) written beside the run reports.
  * @module
  */
-import type { FaultMatrix, FaultRow } from "../runner/embedded-fault-matrix.ts";
-import { escapeMarkdown } from "./_internals/markdown.ts";
-import { writeLatest, writeReportFile } from "./output.ts";
+
+import { escapeMarkdown } from "../reporters/_internals/markdown.ts";
+import { writeLatest, writeReportFile } from "../reporters/output.ts";
+import type { FaultMatrix, FaultRow } from "./score.ts";
 
 const list = (items: readonly string[]) => (items.length > 0 ? items.join(", ") : "-");
 

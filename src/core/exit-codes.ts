@@ -1,4 +1,4 @@
-/** The process exit codes of every command (DESIGN.md "Contracts worth keeping"). */
+/** The process exit codes of every command (ARCHITECTURE.md "Contracts worth keeping"). */
 export const ExitCode = Object.freeze({
   /** Every check passed. */
   ok: 0,

@@ -5,16 +5,16 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.ts";
-import { faultRegistry } from "../../src/reference/faults/index.ts";
 import {
   faultMatrixMarkdown,
   readmeEndMarker,
   readmeStartMarker,
   withFaultTable,
   writeFaultMatrix,
-} from "../../src/reporters/fault-matrix.ts";
+} from "../../src/fault-score/matrix-report.ts";
+import { faultRow, observe, runFaultMatrix } from "../../src/fault-score/score.ts";
+import { faultRegistry } from "../../src/reference/faults/index.ts";
 import { runConfigDefaults } from "../../src/runner/config.ts";
-import { faultRow, observe, runFaultMatrix } from "../../src/runner/embedded-fault-matrix.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 
 const exchange = { type: "exchange" } as RunEvent;
@@ -112,7 +112,7 @@ describe("fault matrix: a real run", () => {
     const ajv = new Ajv2020({ allErrors: true });
     addFormats.default(ajv);
     const schema = JSON.parse(
-      readFileSync(join(import.meta.dirname, "../../src/reporters/fault-matrix.schema.json"), "utf8"),
+      readFileSync(join(import.meta.dirname, "../../src/fault-score/fault-matrix.schema.json"), "utf8"),
     );
     expect(ajv.validate(schema, written) ? [] : ajv.errors).toEqual([]);
     expect(faultMatrixMarkdown(matrix)).toContain("| `content-type-wrong` |");

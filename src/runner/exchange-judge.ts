@@ -1,0 +1,86 @@
+/**
+ * Judging one exchange: a transport failure (no answer) once, with the reason, before any check; otherwise every
+ * enabled check, a pass only counted (nearly every outcome is one, and nothing needs them one by one), anything
+ * else recorded with the exchange it is about. Also what the run's coverage needs: the statuses seen per operation.
+ * @module
+ */
+import { type CheckDefinition, isAnswered } from "../checks/types.ts";
+import type { OperationCoverage } from "../core/events.ts";
+import type { Exchange } from "../core/exchange.ts";
+import { type CheckResult, skipped } from "../core/result.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import type { CaseTally } from "./case-tally.ts";
+
+/** The result id of a transport failure: the checks had nothing to judge. */
+export const transportResultId = "transport";
+
+export type RecordResult = (result: CheckResult, exchange: Exchange) => void;
+
+export class ExchangeJudge {
+  readonly #spec: ApiSpec;
+  readonly #checks: readonly CheckDefinition[];
+  readonly #statusesSeen = new Map<string, Set<number>>();
+  #exchanges = 0;
+
+  constructor(spec: ApiSpec, checks: readonly CheckDefinition[]) {
+    this.#spec = spec;
+    this.#checks = checks;
+  }
+
+  /** Exchanges judged so far. */
+  get exchanges(): number {
+    return this.#exchanges;
+  }
+
+  judge(exchange: Exchange, tally: CaseTally, record: RecordResult): void {
+    this.#exchanges += 1;
+    if (!isAnswered(exchange)) {
+      const why = exchange.error ? `${exchange.error.code}: ${exchange.error.message}` : "transport error";
+      record(
+        {
+          checkId: transportResultId,
+          exchangeId: exchange.id,
+          outcome: skipped(`no response (${why}): the checks had nothing to judge`),
+        },
+        exchange,
+      );
+      return;
+    }
+    const { operationId, response } = exchange;
+    if (operationId) {
+      const seen = this.#statusesSeen.get(operationId) ?? new Set<number>();
+      seen.add(response.status);
+      this.#statusesSeen.set(operationId, seen);
+    }
+    const operation = operationId ? this.#spec.operations.byId(operationId) : undefined;
+    const context = {
+      spec: this.#spec,
+      operation,
+      receivedAt: exchange.timings.startedAt + exchange.timings.totalMs,
+    };
+    for (const definition of this.#checks) {
+      let outcome: CheckResult["outcome"];
+      try {
+        outcome = definition.check(context, exchange);
+      } catch (error) {
+        // A check must not throw; if one does, that is the toolkit's defect, reported as a failure of that check.
+        outcome = {
+          status: "failed",
+          message: `check ${definition.id} crashed: ${(error as Error)?.message ?? error}`,
+        };
+      }
+      if (outcome.status === "passed") tally.countPass();
+      else record({ checkId: definition.id, exchangeId: exchange.id, outcome }, exchange);
+    }
+  }
+
+  /** Every operation of the description with the statuses its answers had. */
+  coverage(): OperationCoverage[] {
+    return this.#spec.operations.all().map((operation) => ({
+      operationId: operation.operationId,
+      method: operation.method.toUpperCase(),
+      path: operation.pathTemplate,
+      statuses: [...(this.#statusesSeen.get(operation.operationId) ?? [])].sort((a, b) => a - b),
+    }));
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Running one case: its context (clients, assertions, skip, labels, cleanup ledger, secrets, hooks), every
+ * exchange judged as it happens, and what the case left: status, the results worth reporting, the exchanges
+ * they point at, the reproduction and logs. A case that throws is errored (transport failures with their code);
+ * `t.skip()` ends it skipped with its reason.
+ * @module
+ */
+import type { CaseFinished, CaseStatus } from "../core/events.ts";
+import type { Exchange } from "../core/exchange.ts";
+import type { SecretValues } from "../core/redact.ts";
+import type { CheckResult } from "../core/result.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import { type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
+import { CaseTally } from "./case-tally.ts";
+import type { EventBus } from "./event-bus.ts";
+import type { ExchangeJudge } from "./exchange-judge.ts";
+import { type HttpClient, TransportError } from "./http-client.ts";
+import type { LabelMaker } from "./labels.ts";
+import type { CleanupLedger } from "./ledger.ts";
+import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
+
+/** What every case of a run shares. */
+export interface CaseRunDeps {
+  readonly spec: ApiSpec;
+  readonly target: TargetInfo;
+  readonly token: string | undefined;
+  readonly seed: number;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly hooks: SuiteHooks;
+  readonly propertyRuns: number | undefined;
+  readonly signal: AbortSignal;
+  readonly client: HttpClient;
+  readonly labels: LabelMaker;
+  readonly ledger: CleanupLedger;
+  readonly secrets: SecretValues;
+  readonly judge: ExchangeJudge;
+  readonly bus: EventBus;
+}
+
+/** A case's outcome, less what the scheduler adds (suite, case and tags). */
+export type CaseOutcome = Omit<CaseFinished, "type" | "suiteId" | "caseId" | "title" | "tags">;
+
+export async function runCase(
+  deps: CaseRunDeps,
+  suite: Suite,
+  entry: SuiteCase,
+  shared: Map<string, unknown>,
+): Promise<CaseOutcome> {
+  const { bus, secrets } = deps;
+  const started = performance.now();
+  bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
+  const tally = new CaseTally(secrets);
+  let exchangeCount = 0;
+  // Passes are counted, not announced: an event for each would be most of the stream (every check on every
+  // exchange) and no listener needs them one by one (case-finished carries the count).
+  const record = (result: CheckResult, exchange: Exchange | undefined) => {
+    tally.add(result, exchange);
+    if (result.outcome.status !== "passed")
+      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
+  };
+  const recorder: CaseRecorder = {
+    reproduction: undefined,
+    logs: [],
+    lastExchange: undefined,
+    onExchange(exchange) {
+      exchangeCount += 1;
+      recorder.lastExchange = exchange;
+      bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
+      deps.judge.judge(exchange, tally, record);
+    },
+    assert: record,
+  };
+  const t = createCaseContext({ ...deps, shared }, recorder);
+  let skipReason: string | undefined;
+  let error: CaseFinished["error"];
+  try {
+    await entry.run(t);
+  } catch (thrown) {
+    if (thrown instanceof CaseSkipped) skipReason = secrets.scrub(thrown.reason);
+    else if (thrown instanceof TransportError) error = { code: thrown.code, message: thrown.message };
+    else error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
+  }
+  const status: CaseStatus = error ? "errored" : tally.failed ? "failed" : skipReason ? "skipped" : "passed";
+  return {
+    status,
+    durationMs: performance.now() - started,
+    results: tally.notable,
+    passedChecks: tally.passed,
+    exchanges: tally.exchanges,
+    exchangeCount,
+    ...(skipReason ? { skipReason } : {}),
+    ...(error ? { error } : {}),
+    ...(recorder.reproduction ? { reproduction: recorder.reproduction } : {}),
+    ...(recorder.logs.length > 0 ? { logs: recorder.logs } : {}),
+  };
+}
+
+/** A case not run, with the reason (excluded, interrupted, refused, stopped early). */
+export function skippedCase(reason: string): CaseOutcome {
+  return {
+    status: "skipped",
+    durationMs: 0,
+    results: [],
+    passedChecks: 0,
+    exchanges: [],
+    exchangeCount: 0,
+    skipReason: reason,
+  };
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { CheckDefinition } from "../../src/checks/types.ts";
+import { SecretValues } from "../../src/core/redact.ts";
+import { type CheckResult, failed, passed, skipped } from "../../src/core/result.ts";
+import { CaseTally } from "../../src/runner/case-tally.ts";
+import { ExchangeJudge, transportResultId } from "../../src/runner/exchange-judge.ts";
+import { exchange, operation, stubSpec, transportFailure } from "../helpers/exchanges.ts";
+
+const checks: CheckDefinition[] = [
+  { id: "always-passes", title: "", check: () => passed },
+  {
+    id: "fails-on-500",
+    title: "",
+    check: (_context, answered) => (answered.response.status >= 500 ? failed("server error") : passed),
+  },
+  { id: "never-applies", title: "", check: () => skipped("does not apply") },
+  {
+    id: "crashes",
+    title: "",
+    check: () => {
+      throw new Error("boom");
+    },
+  },
+];
+
+function judged(exchanges: Parameters<ExchangeJudge["judge"]>[0][]) {
+  const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), checks);
+  const tally = new CaseTally(new SecretValues());
+  const recorded: CheckResult[] = [];
+  for (const one of exchanges)
+    judge.judge(one, tally, (result, about) => {
+      expect(about).toBe(one);
+      recorded.push(result);
+      tally.add(result, about);
+    });
+  return { judge, tally, recorded };
+}
+
+describe("exchange judge", () => {
+  it("counts passes, records failures, skips and crashes with the check's id", () => {
+    const { judge, tally, recorded } = judged([exchange({ status: 200 }), exchange({ status: 503 })]);
+    expect(judge.exchanges).toBe(2);
+    expect(tally.passed).toBe(3);
+    expect(recorded.map((result) => [result.checkId, result.outcome.status])).toEqual([
+      ["never-applies", "skipped"],
+      ["crashes", "failed"],
+      ["fails-on-500", "failed"],
+      ["never-applies", "skipped"],
+      ["crashes", "failed"],
+    ]);
+    expect(recorded[1]?.outcome).toMatchObject({ message: "check crashes crashed: boom" });
+  });
+
+  it("judges a transport failure once, before any check, saying why nothing was judged", () => {
+    const { judge, tally, recorded } = judged([transportFailure("UND_ERR_SOCKET", "other side closed")]);
+    expect(judge.exchanges).toBe(1);
+    expect(tally.passed).toBe(0);
+    expect(recorded).toEqual([
+      {
+        checkId: transportResultId,
+        exchangeId: 1,
+        outcome: {
+          status: "skipped",
+          reason: "no response (UND_ERR_SOCKET: other side closed): the checks had nothing to judge",
+        },
+      },
+    ]);
+  });
+
+  it("covers every operation of the description with the statuses seen", () => {
+    const answered = (status: number) => ({ ...exchange({ status }), operationId: "getNodeBalancers" });
+    const { judge } = judged([answered(404), answered(200), answered(404), exchange({ status: 500 })]);
+    const [only] = judge.coverage();
+    expect(only?.statuses).toEqual([200, 404]);
+  });
+});

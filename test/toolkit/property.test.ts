@@ -1,0 +1,96 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PropertyRunner, propertySeed } from "../../src/toolkit/property.ts";
+import { stubSpec } from "../helpers/exchanges.ts";
+import { fakeCase, liveResponse } from "../helpers/fake-case.ts";
+
+describe("property runner", () => {
+  it("a passing verdict property records one passed assertion and reports progress", async () => {
+    const progress: [string, number, number][] = [];
+    const fake = fakeCase(stubSpec(), { progress: (...entry) => progress.push(entry) });
+    const outcome = await new PropertyRunner(fake.t, "things").check({
+      name: "small numbers are small",
+      arbitrary: fc.integer({ min: 0, max: 9 }),
+      defaultRuns: 5,
+      predicate: async (value) => (value < 10 ? true : `${value} is large`),
+    });
+    expect(outcome).toMatchObject({ passed: true, runs: 5 });
+    expect(fake.asserted).toEqual([{ name: "property: small numbers are small", ok: true, details: {} }]);
+    expect(fake.reproduction).toBeUndefined();
+    expect(progress.at(-1)).toEqual(["small numbers are small", 5, 5]);
+  });
+
+  it("a falsified verdict property records the shrunk counterexample and the replay line", async () => {
+    const fake = fakeCase(stubSpec(), { propertyRuns: 40 });
+    const outcome = await new PropertyRunner(fake.t, "things").check({
+      name: "numbers stay below 50",
+      arbitrary: fc.integer({ min: 0, max: 1000 }),
+      defaultRuns: 5,
+      shrinks: 200,
+      predicate: async (value) => (value < 50 ? true : `${value} is 50 or more`),
+    });
+    expect(outcome.passed).toBe(false);
+    expect(outcome.counterexample).toBe(50);
+    const [failure] = fake.asserted;
+    expect(failure).toMatchObject({ name: "property: numbers stay below 50", ok: false });
+    expect(failure?.details).toMatchObject({
+      actual: 50,
+      message: expect.stringMatching(
+        /^numbers stay below 50: falsified after \d+ run\(s\) and \d+ shrink\(s\): 50 is 50 or more$/,
+      ),
+    });
+    expect(fake.reproduction).toMatchObject({
+      seed: 7,
+      counterexample: 50,
+      replay: "conform fuzz things --seed 7 --runs 40",
+    });
+  });
+
+  it("expectations: each is recorded once when all hold, the shrunk run's when one fails", async () => {
+    const fake = fakeCase(stubSpec(), { embedded: false });
+    const response = liveResponse(400, { errors: [] });
+    await new PropertyRunner(fake.t, "bodies").check({
+      name: "one-rule:op",
+      arbitrary: fc.integer({ min: 0, max: 100 }),
+      defaultRuns: 20,
+      maxRuns: 10,
+      shrinks: 100,
+      show: (value) => ({ shown: value }),
+      predicate: async (value) => [
+        { name: "is refused", ok: true, response },
+        { name: "names the field", ok: value < 3, expected: ["a"], actual: [], response },
+      ],
+    });
+    expect(fake.asserted.map((entry) => [entry.name, entry.ok])).toEqual([
+      ["is refused", true],
+      ["names the field", false],
+    ]);
+    expect(fake.reproduction).toMatchObject({
+      counterexample: { shown: 3 },
+      replay: "conform fuzz bodies --seed 7 --runs 20 --base-url https://api.example.test/v4 --allow-writes",
+    });
+  });
+
+  it("a property whose every value was skipped fails, saying nothing was judged", async () => {
+    const fake = fakeCase(stubSpec());
+    await new PropertyRunner(fake.t, "bodies").check({
+      name: "stale",
+      arbitrary: fc.integer(),
+      defaultRuns: 3,
+      predicate: async () => {
+        fc.pre(false);
+        return true;
+      },
+    });
+    expect(fake.asserted).toMatchObject([{ name: "stale: generated values could be sent", ok: false }]);
+  });
+
+  it.each([
+    [0, "a"],
+    [0, "b"],
+    [1, "a"],
+  ])("derives a stable seed per run seed and name (%i, %s)", (base, name) => {
+    expect(propertySeed(base, name)).toBe(propertySeed(base, name));
+    expect(propertySeed(base, name)).not.toBe(propertySeed(base + 2, name));
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import {
+  createdId,
+  errorFields,
+  errorReasons,
+  expectRefusal,
+  expectSuccess,
+  headerList,
+  isErrorBody,
+  sameScopes,
+} from "../../src/toolkit/responses.ts";
+import { fakeCase, liveResponse } from "../helpers/fake-case.ts";
+
+const spec = await loadSpec(bundledSpecPath);
+const refused = liveResponse(400, { errors: [{ reason: "Too short", field: "label" }, { reason: "Bad" }] });
+
+describe("reading and asserting answers", () => {
+  it("reads the description's error envelope", () => {
+    const { t } = fakeCase(spec);
+    expect(errorReasons(t, refused)).toEqual(["Too short", "Bad"]);
+    expect(errorFields(t, refused)).toEqual(["label"]);
+    expect(isErrorBody(t, refused)).toBe(true);
+    expect(isErrorBody(t, liveResponse(400, { errors: [] }))).toBe(false);
+    expect(isErrorBody(t, liveResponse(400, { message: "no" }))).toBe(false);
+  });
+
+  it.each([
+    ["a 400 naming the field", refused, "label", [true, true]],
+    ["a 400 naming another field", refused, "port", [true, false]],
+    ["a 200", liveResponse(200, { id: 3 }), "label", [false]],
+  ] as const)("expectRefusal: %s", (_name, response, field, asserted) => {
+    const fake = fakeCase(spec);
+    expectRefusal(fake.t, "a short label", response, field);
+    expect(fake.asserted.map((entry) => entry.ok)).toEqual(asserted);
+    expect(fake.asserted[0]?.name).toBe("a short label is refused with 400");
+  });
+
+  it.each([
+    [200, true],
+    [299, true],
+    [302, false],
+    [500, false],
+  ])("expectSuccess on %i is %s", (status, ok) => {
+    const fake = fakeCase(spec);
+    expect(expectSuccess(fake.t, "it works", liveResponse(status, {}))).toBe(ok);
+  });
+
+  it.each([
+    [liveResponse(200, { id: 4 }), 4],
+    [liveResponse(200, { id: "4" }), undefined],
+    [liveResponse(400, { id: 4 }), undefined],
+  ])("createdId %#", (response, id) => {
+    expect(createdId(response)).toBe(id);
+  });
+
+  it("reads header lists and scope sets", () => {
+    expect(headerList(" Authorization, X-Filter ,")).toEqual(["authorization", "x-filter"]);
+    expect(sameScopes("a:read_only b:read_write", "b:read_write,a:read_only")).toBe(true);
+    expect(sameScopes("a:read_only", "a:read_write")).toBe(false);
+  });
+});
