@@ -36,3 +36,7 @@ export * from "./toolkit/waits.ts";
 // Suite toolkit: protocol (tokens, login drivers).
 
 // Suite toolkit: workflows (listen drivers, certificates).
+export { makeStrayKey, makeTlsPair, pemBody, type TlsPair } from "./generators/certificates.ts";
+export type { ListenDriver, Listener } from "./runner/listen-drivers/index.ts";
+export * from "./toolkit/listen.ts";
+export * from "./toolkit/resources.ts";

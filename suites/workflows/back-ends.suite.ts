@@ -9,26 +9,46 @@
  * Creates one load balancer with one profile, and three instances (the third, in another region, is never
  * booted): tagged `costly`. Everything is deleted at the end of the run, nodes first.
  */
-import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
-import type { Listener } from "../../src/runner/listen-drivers/index.ts";
 import {
+  type CaseContext,
+  type CreateDelete,
+  call,
+  chooseImage,
   chooseRegion,
   chooseType,
+  createRegistered,
+  defineSuite,
+  expectCreated,
   expectRefusal,
+  expectSuccess,
   findRegion,
+  isSuccess,
+  type Listener,
+  type LiveResponse,
   listenDriver,
   logDriverOutput,
-  quickChecks,
-  registerCreated,
-  settings,
+  madeListenDriver,
   strongPassword,
-  success,
   waitFor,
-} from "./workflow-kit.ts";
+} from "../../src/index.ts";
+
+/** The profile settings that make health transitions quick everywhere (check every 2 s, down after 2 misses). */
+const quickChecks = { check: "connection", check_interval: 2, check_timeout: 1, check_attempts: 2 } as const;
+
+const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
+const profileOps: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];
+const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
+const nodeOps: CreateDelete = ["createNodeBalancerConfigNode", "deleteNodeBalancerConfigNode"];
+/** The deprecated alias creates a node that is deleted as any other. */
+const aliasOps: CreateDelete = ["createNodeBalancerNodeDeprecated", "deleteNodeBalancerConfigNode"];
+
+/** Asserts `actual === expected` under `name` (on the latest answer). */
+const expectSame = (t: CaseContext, name: string, actual: unknown, expected: unknown) =>
+  t.expect(name, actual === expected, { expected, actual });
 
 interface Setup {
-  readonly balancerId: number;
-  readonly profileId: number;
+  /** The path parameters of the profile: load balancer id, profile id. */
+  readonly profile: readonly [number, number];
   readonly region: string;
 }
 
@@ -39,7 +59,6 @@ interface Instance {
 }
 
 interface Node {
-  readonly id: number;
   readonly label: string;
   readonly address: string;
   readonly port: number;
@@ -47,21 +66,16 @@ interface Node {
 
 function setupOf(t: CaseContext): Setup {
   const setup = t.shared.get("setup") as Setup | undefined;
-  if (!setup) return t.skip("no load balancer and profile: the first case did not create them");
-  return setup;
+  return setup ?? t.skip("no load balancer and profile: the first case did not create them");
 }
 
-function profilePath(setup: Setup): string {
-  return `/nodebalancers/${setup.balancerId}/configs/${setup.profileId}`;
+function nodesOf(t: CaseContext): Node[] {
+  const nodes = t.shared.get("nodes") as Node[] | undefined;
+  return nodes ?? t.skip("no two nodes: workflow 4 did not register them");
 }
 
-interface NodesStatus {
-  up?: unknown;
-  down?: unknown;
-}
-
-function nodesStatus(response: LiveResponse | undefined): NodesStatus | undefined {
-  return (response?.json as { nodes_status?: NodesStatus } | undefined)?.nodes_status;
+function nodesStatus(response: LiveResponse | undefined): { up?: unknown; down?: unknown } | undefined {
+  return (response?.json as { nodes_status?: { up?: unknown; down?: unknown } } | undefined)?.nodes_status;
 }
 
 function showStatus(response: LiveResponse | undefined): string {
@@ -75,7 +89,7 @@ function waitForCounts(t: CaseContext, setup: Setup, up: number, down: number) {
   return waitFor(
     t,
     `nodes_status eventually reads up ${up}, down ${down}`,
-    () => t.api.get(profilePath(setup)),
+    () => call(t, "getNodeBalancerConfig", { params: setup.profile }),
     (response) => {
       const status = nodesStatus(response);
       return response.status === 200 && status?.up === up && status?.down === down;
@@ -85,45 +99,22 @@ function waitForCounts(t: CaseContext, setup: Setup, up: number, down: number) {
 }
 
 /** Creates an instance with booted false and gives it a private IPv4; undefined (with failed assertions) otherwise. */
-async function createInstance(
-  t: CaseContext,
-  name: string,
-  region: string,
-  type: string,
-): Promise<Instance | undefined> {
-  const created = await t.api.post("/compute/instances", {
-    region,
-    type,
-    image: settings(t).image,
-    root_pass: strongPassword(t),
-    booted: false,
-    label: t.label(name),
-  });
-  const id = registerCreated(t, created, "instance", (id) => `/compute/instances/${id}`);
-  t.expect("an instance is created with booted false", success(created) && id !== undefined, {
-    expected: 200,
-    actual: created.status,
-  });
-  if (id === undefined) return undefined;
-  const publicIp = ((created.json as { ipv4?: unknown }).ipv4 as unknown[] | undefined)?.find(
+async function createInstance(t: CaseContext, name: string, region: string, type: string) {
+  const image = chooseImage(t);
+  const json = { region, type, image, root_pass: strongPassword(t), booted: false, label: t.label(name) };
+  const created = await createRegistered(t, instanceOps, "instance", { json });
+  if (!expectCreated(t, "an instance is created with booted false", created)) return;
+  const { id } = created;
+  const publicIp = ((created.response.json as { ipv4?: unknown }).ipv4 as unknown[] | undefined)?.find(
     (ip): ip is string => typeof ip === "string",
   );
-  const allocated = await t.api.post("/networking/ips", { type: "ipv4", public: false, compute_id: id });
+  const allocated = await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: id } });
   const address = (allocated.json as { address?: unknown; public?: unknown } | undefined) ?? {};
-  t.expect(
-    "a private IPv4 is given to the instance",
-    success(allocated) && typeof address.address === "string",
-    {
-      expected: 200,
-      actual: allocated.status,
-    },
-  );
-  t.expect("the address given is private", address.public === false, {
-    expected: false,
-    actual: address.public,
-  });
+  const given = isSuccess(allocated) && typeof address.address === "string";
+  t.expect("a private IPv4 is given to the instance", given, { expected: 200, actual: allocated.status });
+  expectSame(t, "the address given is private", address.public, false);
   if (typeof address.address !== "string") return undefined;
-  return { id, privateIp: address.address, publicIp };
+  return { id, privateIp: address.address, publicIp } satisfies Instance;
 }
 
 function instanceStatus(response: LiveResponse | undefined): string {
@@ -143,32 +134,17 @@ export default defineSuite({
       title:
         "A load balancer in a region that offers instances too, with a profile on port 80 checking connection",
       run: async (t) => {
-        const region = await chooseRegion(t, ["NodeBalancers", "Linodes"]);
-        const created = await t.api.post("/nodebalancers", {
-          region,
-          label: t.label("backends"),
-          client_conn_throttle: 0,
+        const region = await chooseRegion(t, ["balancers", "instances"]);
+        const json = { region, label: t.label("backends"), client_conn_throttle: 0 };
+        const balancer = await createRegistered(t, balancerOps, "load balancer", { json });
+        if (!expectCreated(t, "the load balancer is created", balancer)) return;
+        const web = { label: t.label("web"), port: 80, protocol: "http", ...quickChecks };
+        const profile = await createRegistered(t, profileOps, "profile", {
+          params: [balancer.id],
+          json: web,
         });
-        const balancerId = registerCreated(t, created, "load balancer", (id) => `/nodebalancers/${id}`);
-        t.expect("the load balancer is created", balancerId !== undefined, {
-          expected: 200,
-          actual: created.status,
-        });
-        if (balancerId === undefined) return;
-        const configs = `/nodebalancers/${balancerId}/configs`;
-        const profile = await t.api.post(configs, {
-          label: t.label("web"),
-          port: 80,
-          protocol: "http",
-          ...quickChecks,
-        });
-        const profileId = registerCreated(t, profile, "profile", (id) => `${configs}/${id}`);
-        t.expect("the profile is created", profileId !== undefined, {
-          expected: 200,
-          actual: profile.status,
-        });
-        if (profileId === undefined) return;
-        t.shared.set("setup", { balancerId, profileId, region } satisfies Setup);
+        if (!expectCreated(t, "the profile is created", profile)) return;
+        t.shared.set("setup", { profile: [balancer.id, profile.id], region } satisfies Setup);
       },
     },
     {
@@ -186,17 +162,17 @@ export default defineSuite({
           if (instance) instances.push(instance);
         }
         if (instances.length < 2) return;
-        for (const instance of instances) {
-          const path = `/compute/instances/${instance.id}`;
+        for (const { id } of instances) {
+          const read = () => call(t, "getComputeInstance", { params: [id] });
           const seen = new Set<string>();
           // booted false: once provisioned, the instance must stay off until it is booted.
           const settled = await waitFor(
             t,
-            `instance created with booted false eventually settles`,
-            () => t.api.get(path),
+            "instance created with booted false eventually settles",
+            read,
             (response) => response.status === 200 && instanceStatus(response) !== "provisioning",
             instanceStatus,
-            (response) => seen.add(instanceStatus(response)),
+            { onPoll: (response) => seen.add(instanceStatus(response)) },
           );
           if (!settled) return;
           t.expect(
@@ -204,12 +180,12 @@ export default defineSuite({
             !seen.has("booting") && !seen.has("running"),
             { expected: "provisioning, then offline", actual: [...seen] },
           );
-          const booted = await t.api.post(`${path}/boot`, {});
-          t.expect("the boot action is accepted", success(booted), { expected: 200, actual: booted.status });
+          const booted = await call(t, "bootComputeInstance", { params: [id], json: {} });
+          expectSuccess(t, "the boot action is accepted", booted);
           const running = await waitFor(
             t,
             "a booted instance eventually runs",
-            () => t.api.get(path),
+            read,
             (response) => instanceStatus(response) === "running",
             instanceStatus,
           );
@@ -224,92 +200,70 @@ export default defineSuite({
         "Workflow 4: each instance registered as a node; duplicate label, other-region and public addresses refused; the deprecated path answers 299",
       tags: ["costly"],
       run: async (t) => {
-        const setup = setupOf(t);
+        const { profile: params, region } = setupOf(t);
         const instances = t.shared.get("instances") as Instance[] | undefined;
         if (!instances) return t.skip("no running instances: workflow 3 did not get there");
         const driver = listenDriver(t);
-        const nodesPath = `${profilePath(setup)}/nodes`;
+        const addNode = (what: string, json: object, operations = nodeOps) =>
+          createRegistered(t, operations, what, { params, json });
         const nodes: Node[] = [];
         for (const [index, instance] of instances.entries()) {
           const port = await driver.portFor(instance.privateIp);
           const label = t.label(`node-${index + 1}`);
           const address = `${instance.privateIp}:${port}`;
-          const created = await t.api.post(nodesPath, { label, address });
-          const id = registerCreated(t, created, "node", (id) => `${nodesPath}/${id}`);
-          t.expect("an instance's private address is registered as a node", id !== undefined, {
-            expected: 200,
-            actual: created.status,
-          });
-          if (id === undefined) continue;
-          const body = created.json as { address?: unknown; label?: unknown };
-          t.expect("the node has the address given", body.address === address, {
-            expected: address,
-            actual: body.address,
-          });
-          nodes.push({ id, label, address: instance.privateIp, port });
+          const created = await addNode("node", { label, address });
+          if (!expectCreated(t, "an instance's private address is registered as a node", created)) continue;
+          const body = created.response.json as { address?: unknown };
+          expectSame(t, "the node has the address given", body.address, address);
+          nodes.push({ label, address: instance.privateIp, port });
         }
         if (nodes.length === 2) t.shared.set("nodes", nodes);
         logDriverOutput(t, driver);
         const first = nodes[0];
         if (!first) return;
 
-        const duplicate = await t.api.post(nodesPath, {
-          label: first.label,
-          address: `${first.address}:${first.port}`,
-        });
-        registerCreated(t, duplicate, "node (duplicate label)", (id) => `${nodesPath}/${id}`);
-        expectRefusal(t, "a node with a label already used in the profile", duplicate, "label");
+        const reused = { label: first.label, address: `${first.address}:${first.port}` };
+        const duplicate = await addNode("node (duplicate label)", reused);
+        expectRefusal(t, "a node with a label already used in the profile", duplicate.response, "label");
 
         const publicIp = instances[0]?.publicIp;
         if (publicIp) {
-          const notPrivate = await t.api.post(nodesPath, {
-            label: t.label("public"),
-            address: `${publicIp}:${first.port}`,
-          });
-          registerCreated(t, notPrivate, "node (public address)", (id) => `${nodesPath}/${id}`);
-          expectRefusal(t, "a node on a public address", notPrivate, "address");
+          const address = `${publicIp}:${first.port}`;
+          const notPrivate = await addNode("node (public address)", { label: t.label("public"), address });
+          expectRefusal(t, "a node on a public address", notPrivate.response, "address");
         } else t.log("the instance shows no public IPv4: the public-address refusal is not tried");
 
-        const otherRegion = await findRegion(t, ["Linodes"], setup.region);
+        const otherRegion = await findRegion(t, ["instances"], region);
         const type = t.shared.get("type") as string | undefined;
         const stranger =
           otherRegion && type ? await createInstance(t, "elsewhere", otherRegion, type) : undefined;
         if (stranger) {
-          const elsewhere = await t.api.post(nodesPath, {
-            label: t.label("elsewhere"),
-            address: `${stranger.privateIp}:${first.port}`,
-          });
-          registerCreated(t, elsewhere, "node (other region)", (id) => `${nodesPath}/${id}`);
-          expectRefusal(t, "a node on an instance in another region", elsewhere, "address");
+          const address = `${stranger.privateIp}:${first.port}`;
+          const elsewhere = await addNode("node (other region)", { label: t.label("elsewhere"), address });
+          expectRefusal(t, "a node on an instance in another region", elsewhere.response, "address");
         } else if (!otherRegion) {
           t.log("no other region offers instances: the other-region refusal is not tried");
         }
 
         // The path the description shows for endpoint 5 (ending at the profile id) is a deprecated alias.
-        const alias = await t.api.post(profilePath(setup), {
-          label: t.label("alias"),
-          address: `${first.address}:${first.port}`,
-        });
-        const aliasId = registerCreated(t, alias, "node (deprecated path)", (id) => `${nodesPath}/${id}`);
-        t.expect("the deprecated node path answers 299", alias.status === 299, {
-          expected: 299,
-          actual: alias.status,
-        });
+        const { response: alias, id: aliasId } = await addNode(
+          "node (deprecated path)",
+          { label: t.label("alias"), address: `${first.address}:${first.port}` },
+          aliasOps,
+        );
+        expectSame(t, "the deprecated node path answers 299", alias.status, 299);
         const warnings = (alias.json as { warnings?: unknown } | undefined)?.warnings;
         t.expect(
           "the deprecated node path answers with warnings",
           Array.isArray(warnings) &&
             warnings.length > 0 &&
-            warnings.every((warning) => typeof warning === "string"),
+            warnings.every((line) => typeof line === "string"),
           { expected: "a non-empty warnings array", actual: warnings },
         );
         // Two nodes are what workflow 5 counts: the alias's node goes at once.
         if (aliasId !== undefined) {
-          const removed = await t.api.delete(`${nodesPath}/${aliasId}`);
-          t.expect("the node made through the deprecated path is deleted", success(removed), {
-            expected: 200,
-            actual: removed.status,
-          });
+          const removed = await call(t, "deleteNodeBalancerConfigNode", { params: [...params, aliasId] });
+          expectSuccess(t, "the node made through the deprecated path is deleted", removed);
         }
       },
     },
@@ -318,36 +272,31 @@ export default defineSuite({
       title: "Workflow 5: with two nodes and nothing listening, nodes_status reads up 0, down 2",
       run: async (t) => {
         const setup = setupOf(t);
-        const nodes = t.shared.get("nodes") as Node[] | undefined;
-        if (!nodes) return t.skip("no two nodes: workflow 4 did not register them");
+        nodesOf(t); // skips without them
+        type Listed = { data?: { label?: unknown; status?: unknown }[] } | undefined;
+        const listed = (response: LiveResponse | undefined) => (response?.json as Listed)?.data ?? [];
         // Give the balancer time to check every node (none `Unknown` any more), so the count is not read before
         // a check could have counted them wrong. The description promises only the counts: nodes that stay
         // `Unknown` are logged, not failed.
         await waitFor(
           t,
           "every node is eventually checked",
-          () => t.api.get(`${profilePath(setup)}/nodes`, { query: { page_size: 25 } }),
-          (response) => {
-            const data = (response.json as { data?: { status?: unknown }[] } | undefined)?.data ?? [];
-            return data.length >= 2 && data.every((node) => node.status !== "Unknown");
-          },
+          () => call(t, "getNodeBalancerConfigNodes", { params: setup.profile, query: { page_size: 25 } }),
           (response) =>
-            JSON.stringify(
-              (
-                (response?.json as { data?: { label?: unknown; status?: unknown }[] } | undefined)?.data ?? []
-              ).map((node) => `${String(node.label)}: ${String(node.status)}`),
-            ),
-          undefined,
-          false,
+            listed(response).length >= 2 && listed(response).every((node) => node.status !== "Unknown"),
+          (response) =>
+            JSON.stringify(listed(response).map((node) => `${String(node.label)}: ${String(node.status)}`)),
+          { required: false },
         );
-        const read = await t.api.get(profilePath(setup));
+        const read = await call(t, "getNodeBalancerConfig", { params: setup.profile });
         const status = nodesStatus(read);
+        const actual = status ?? read.status;
         t.expect(
           "with nothing listening nodes_status reads up 0, down 2",
           status?.up === 0 && status?.down === 2,
           {
             expected: { up: 0, down: 2 },
-            actual: status ?? read.status,
+            actual,
           },
         );
       },
@@ -358,20 +307,16 @@ export default defineSuite({
         "Workflow 5: as one node and then both start listening, nodes_status reads up 1, then up 2, down 0",
       run: async (t) => {
         const setup = setupOf(t);
-        const nodes = t.shared.get("nodes") as Node[] | undefined;
-        if (!nodes) return t.skip("no two nodes: workflow 4 did not register them");
+        const nodes = nodesOf(t);
         const driver = listenDriver(t);
         if (driver.unavailable) return t.skip(driver.unavailable);
         const listeners: Listener[] = [];
         t.shared.set("listeners", listeners);
         try {
           for (const [index, node] of nodes.entries()) {
-            listeners.push(
-              await driver.listen({ address: node.address, port: node.port, label: node.label }),
-            );
+            listeners.push(await driver.listen(node));
             logDriverOutput(t, driver);
-            const reached = await waitForCounts(t, setup, index + 1, nodes.length - index - 1);
-            if (!reached) return;
+            if (!(await waitForCounts(t, setup, index + 1, nodes.length - index - 1))) return;
           }
         } finally {
           logDriverOutput(t, driver);
@@ -385,7 +330,7 @@ export default defineSuite({
       tags: ["beyond-description"],
       run: async (t) => {
         // The last case: whatever happens, no listener outlives it.
-        const driver = t.shared.get("listen-driver") as ReturnType<typeof listenDriver> | undefined;
+        const driver = madeListenDriver(t);
         try {
           const setup = setupOf(t);
           const listeners = t.shared.get("listeners") as Listener[] | undefined;
