@@ -63,7 +63,7 @@ function freshLabel(t: CaseContext, name: string): fc.Arbitrary<string> {
 const passwordCharacters = [..."abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%+-=?@_~"];
 
 /** 24 random characters of four kinds: far above the strength score's threshold. Not shrunk (a shorter one is weak). */
-export const strongPassword: fc.Arbitrary<string> = fc.noShrink(
+const strongPassword: fc.Arbitrary<string> = fc.noShrink(
   fc.string({ unit: fc.constantFrom(...passwordCharacters), minLength: 24, maxLength: 24 }),
 );
 
