@@ -32,6 +32,54 @@ export * from "./toolkit/waits.ts";
 // Suite toolkit: lists and pagination (walker, stable snapshots), generators and oracles they use.
 
 // Suite toolkit: request bodies (write targets, read-back), generators they use.
+export { type Generated, type Mutation, mutationsOf } from "./generators/case-meta.ts";
+export {
+  type BodySchema,
+  type RequestBodyConstraints,
+  requestBody,
+  requestBodyValue,
+  requestSchemaOf,
+} from "./generators/request-body.ts";
+export {
+  type InvalidRequestBodyConstraints,
+  isBreakable,
+  requestBodyInvalid,
+} from "./generators/request-body-invalid.ts";
+export {
+  type BodyFixtures,
+  bodyFixturePort,
+  bodyFixturesOf,
+  createBodyFixtures,
+} from "./toolkit/bodies/fixtures.ts";
+export {
+  type ReadBackDifference,
+  readBackDifferences,
+  readWritten,
+  redactWriteOnly,
+  writeOnlyValues,
+  writtenDifferences,
+} from "./toolkit/bodies/read-back.ts";
+export {
+  jsonWriteOperations,
+  type PathValues,
+  pathParameters,
+  sendBody,
+  sendTo,
+  type WriteConstraints,
+  type WriteTarget,
+  writeTargets,
+} from "./toolkit/bodies/write-targets.ts";
+export {
+  createdResource,
+  declaredInRead,
+  findInList,
+  type ReadBackException,
+  readBackExceptions,
+  registerCreated,
+  type WriteAt,
+  type Written,
+  written,
+} from "./toolkit/bodies/written.ts";
 
 // Suite toolkit: protocol (tokens, login drivers).
 

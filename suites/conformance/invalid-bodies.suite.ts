@@ -1,6 +1,6 @@
 /**
- * Every write operation of the spec with a JSON request body refuses bodies that break its rules, with a 400
- * whose errors name the broken field (a path such as `nodes[1].address` for nested input):
+ * Every write operation of the description with a JSON request body refuses bodies that break its rules, with a
+ * 400 whose errors name the broken field (a path such as `nodes[1].address` for nested input):
  * - generated bodies that break exactly one rule of the request schema (missing required property, wrong type,
  *   out of bound, too long or short, not one of the listed values, not matching the pattern, null where not
  *   nullable), each with its provenance (rule, pointer, field);
@@ -13,37 +13,43 @@
  * (default 4 bodies per operation and rule kind; 2 for operations that create instances).
  */
 import fc from "fast-check";
-import { mutationsOf } from "../../src/generators/case-meta.ts";
-import { requestBodyValue } from "../../src/generators/request-body.ts";
-import { isBreakable, requestBodyInvalid } from "../../src/generators/request-body-invalid.ts";
-import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
-import type { OperationInfo } from "../../src/spec/types.ts";
-import { fixturePort, fixturesCase, fixturesOf, isSuccess } from "./support/bodies-fixtures.ts";
 import {
-  costlyOperations,
+  bodyFixturePort,
+  bodyFixturesOf,
+  type CaseContext,
+  call,
+  defineSuite,
+  type Expectation,
   errorFields,
+  expectRefusal,
+  type Generated,
+  isBreakable,
+  isSuccess,
+  type LiveResponse,
+  mutationsOf,
+  type PathValue,
+  type PropertyOptions,
+  PropertyRunner,
   redactWriteOnly,
   registerCreated,
-  send,
+  requestBodyInvalid,
+  requestBodyValue,
+  requireOperation,
+  sendBody,
+  sendTo,
+  type WriteTarget,
   written,
-} from "./support/bodies-operations.ts";
-import { bodyProperty, bodySettings, checkProperties, type Expectation } from "./support/bodies-property.ts";
-import { type WriteTarget, writeTargets } from "./support/bodies-targets.ts";
+} from "../../src/index.ts";
+import { bodiesCampaign, bodyTargets, costlyOperations, fixturesCase } from "./support/bodies-domain.ts";
 
-const suiteId = "invalid-bodies";
-
-/** A write that should have been refused but was not: what it created goes on the ledger. */
-function keepTrack(t: CaseContext, operation: OperationInfo, path: string, response: LiveResponse): void {
-  if (isSuccess(response)) registerCreated(t, operation, written(t, operation, path, response));
-}
-
+/** `<operationId>: <what> is refused with 400`; what a mistaken success created goes on the ledger. */
 function refusedWith400(
   t: CaseContext,
   target: WriteTarget,
   what: string,
   response: LiveResponse,
 ): Expectation {
-  keepTrack(t, target.operation, target.path, response);
+  if (isSuccess(response)) registerCreated(t, target.operation, written(t, target, response));
   return {
     name: `${target.operation.operationId}: ${what} is refused with 400`,
     ok: response.status === 400,
@@ -53,29 +59,25 @@ function refusedWith400(
   };
 }
 
-function runsFor(target: WriteTarget, runs: number): number {
-  return costlyOperations.has(target.operation.operationId) ? Math.min(runs, 2) : runs;
-}
-
 /** One property per operation: generated invalid bodies (`rules` broken each) are refused naming every field. */
 function invalidBodies(t: CaseContext, rules: 1 | "several") {
-  const settings = bodySettings(t, rules === 1 ? 4 : 2);
-  const targets = writeTargets(t, fixturesOf(t)).filter((target) => {
+  const targets = bodyTargets(t).filter((target) => {
     if (isBreakable(target.schema)) return true;
     t.log(`${target.operation.operationId} left out: its request schema allows any body`);
     return false;
   });
-  return checkProperties(
-    t,
-    settings,
-    targets.map((target) =>
-      bodyProperty({
-        key: `${rules === 1 ? "one-rule" : "several-rules"}:${target.operation.operationId}`,
+  return new PropertyRunner(t, bodiesCampaign.campaign).checkAll(
+    targets.map((target): PropertyOptions<Generated<unknown>> => {
+      const id = target.operation.operationId;
+      return {
+        name: `${rules === 1 ? "one-rule" : "several-rules"}:${id}`,
         arbitrary: requestBodyInvalid(target.schema, {
           ...target.constraints,
           rules: rules === 1 ? 1 : { min: 2, max: 3 },
         }),
-        runs: runsFor(target, settings.runs),
+        defaultRuns: rules === 1 ? 4 : 2,
+        ...(costlyOperations.has(id) ? { maxRuns: 2 } : {}),
+        shrinks: 20,
         show: (generated) => ({
           ...generated,
           value: redactWriteOnly(
@@ -84,12 +86,11 @@ function invalidBodies(t: CaseContext, rules: 1 | "several") {
             mutationsOf(generated.meta).map((mutation) => mutation.pointer),
           ),
         }),
-        run: async (generated) => {
-          const response = await send(t, target.operation, target.path, generated.value);
-          const id = target.operation.operationId;
+        predicate: async (generated) => {
+          const response = await sendBody(t, target, generated.value);
           const expectations = [refusedWith400(t, target, "an invalid body", response)];
           if (response.status !== 400) return expectations;
-          const named = errorFields(response);
+          const named = errorFields(t, response);
           const fields = mutationsOf(generated.meta).flatMap((mutation) =>
             mutation.field ? [mutation.field] : [],
           );
@@ -107,18 +108,51 @@ function invalidBodies(t: CaseContext, rules: 1 | "several") {
           });
           return expectations;
         },
-      }),
-    ),
+      };
+    }),
   );
+}
+
+/** Sends a raw body to each write target but the costly ones, asserting it is refused with 400. */
+async function refuseRaw(
+  t: CaseContext,
+  what: string,
+  contentType: string,
+  body: (target: WriteTarget, index: number) => string,
+): Promise<void> {
+  // Instance creation is rate-limited apart (10 per 30 s): those operations are left to the generated cases.
+  const targets = bodyTargets(t).filter((target) => !costlyOperations.has(target.operation.operationId));
+  for (const [index, target] of targets.entries()) {
+    const headers = { "content-type": contentType };
+    const response = await sendTo(t, target, { body: body(target, index), headers });
+    const expectation = refusedWith400(t, target, what, response);
+    t.expect(expectation.name, expectation.ok, expectation);
+  }
 }
 
 /** Not JSON: cut short, a trailing comma, single quotes. */
 const malformed = ['{"label": "conform"', '{"label": "conform",}', "{'label': 'conform'}"];
 
+/** A rule beyond the schema: `body` sent to `operationId` is refused naming `field` (anything created goes on the ledger). */
+async function refusedBeyondSchema(
+  t: CaseContext,
+  name: string,
+  operationId: string,
+  params: readonly PathValue[],
+  body: unknown,
+  field: string,
+): Promise<void> {
+  const operation = requireOperation(t, operationId);
+  const response = await call(t, operationId, { params, json: body });
+  if (isSuccess(response)) registerCreated(t, operation, written(t, { operation, params }, response));
+  expectRefusal(t, name, response, field);
+}
+
 export default defineSuite({
-  id: suiteId,
+  id: "invalid-bodies",
   title: "Invalid request bodies are refused with 400 naming the broken field",
   tags: ["writes"],
+  fuzz: bodiesCampaign,
   cases: [
     fixturesCase,
     {
@@ -134,62 +168,40 @@ export default defineSuite({
     {
       id: "malformed-json",
       title: "Malformed JSON is refused with 400",
-      run: async (t) => {
-        // Instance creation is rate-limited apart (10 per 30 s): those operations are left to the generated cases.
-        const targets = writeTargets(t, fixturesOf(t)).filter(
-          (target) => !costlyOperations.has(target.operation.operationId),
-        );
-        for (const [index, target] of targets.entries()) {
-          const response = await t.api.request(target.operation.method.toUpperCase(), target.path, {
-            body: malformed[index % malformed.length],
-            headers: { "content-type": "application/json" },
-          });
-          const expectation = refusedWith400(t, target, "malformed JSON", response);
-          t.expect(expectation.name, expectation.ok, expectation);
-        }
-      },
+      run: (t) =>
+        refuseRaw(
+          t,
+          "malformed JSON",
+          "application/json",
+          (_target, index) => malformed[index % malformed.length]!,
+        ),
     },
     {
       id: "wrong-content-type",
       title: "A body sent as text/plain is refused with 400",
-      run: async (t) => {
-        const targets = writeTargets(t, fixturesOf(t));
-        for (const target of targets) {
-          if (costlyOperations.has(target.operation.operationId)) continue;
-          // A body valid in every other way: only its content type is wrong.
-          const [body] = fc.sample(requestBodyValue(target.schema, target.constraints), {
-            numRuns: 1,
-            seed: t.seed,
-          });
-          const response = await t.api.request(target.operation.method.toUpperCase(), target.path, {
-            body: JSON.stringify(body),
-            headers: { "content-type": "text/plain" },
-          });
-          const expectation = refusedWith400(t, target, "a text/plain body", response);
-          t.expect(expectation.name, expectation.ok, expectation);
-        }
-      },
+      // A body valid in every other way: only its content type is wrong.
+      run: (t) =>
+        refuseRaw(t, "a text/plain body", "text/plain", (target) =>
+          JSON.stringify(
+            fc.sample(requestBodyValue(target.schema, target.constraints), { numRuns: 1, seed: t.seed })[0],
+          ),
+        ),
     },
     {
       id: "https-without-key",
       title: "A profile with protocol https but no ssl_key is refused naming ssl_key",
       run: async (t) => {
-        const fixtures = fixturesOf(t);
-        const path = `/nodebalancers/${fixtures.nodeBalancerId}/configs`;
+        const { nodeBalancerId } = bodyFixturesOf(t);
+        const certificate = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
         const bodies = [
           { name: "https with neither certificate nor key", body: { port: 8443, protocol: "https" } },
           {
             name: "https with a certificate but no key",
-            body: {
-              port: 8444,
-              protocol: "https",
-              ssl_cert: "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
-            },
+            body: { port: 8444, protocol: "https", ssl_cert: certificate },
           },
         ];
         for (const { name, body } of bodies) {
-          const response = await t.api.post(path, body);
-          expectDomainRefusal(t, name, response, "ssl_key", `${path}/`);
+          await refusedBeyondSchema(t, name, "createNodeBalancerConfig", [nodeBalancerId], body, "ssl_key");
         }
       },
     },
@@ -197,13 +209,11 @@ export default defineSuite({
       id: "node-address-not-private",
       title: "A back-end node whose address is not a private IPv4 is refused naming address",
       run: async (t) => {
-        const fixtures = fixturesOf(t);
-        const path = `/nodebalancers/${fixtures.nodeBalancerId}/configs/${fixtures.configId}/nodes`;
-        const response = await t.api.post(path, {
-          label: t.label("public-node"),
-          address: "203.0.113.10:80",
-        });
-        expectDomainRefusal(t, "a node at a public address", response, "address", `${path}/`);
+        const { nodeBalancerId, configId } = bodyFixturesOf(t);
+        const body = { label: t.label("public-node"), address: "203.0.113.10:80" };
+        const params = [nodeBalancerId, configId];
+        const name = "a node at a public address";
+        await refusedBeyondSchema(t, name, "createNodeBalancerConfigNode", params, body, "address");
       },
     },
     {
@@ -211,58 +221,21 @@ export default defineSuite({
       title: "An instance with a weak root_pass is refused naming root_pass",
       tags: ["costly"],
       run: async (t) => {
-        const fixtures = fixturesOf(t);
-        const response = await t.api.post("/compute/instances", {
-          region: fixtures.region,
-          type: fixtures.type,
-          label: t.label("weak-pass"),
-          root_pass: "password1",
-          booted: false,
-        });
-        expectDomainRefusal(
-          t,
-          "an instance with a weak root_pass",
-          response,
-          "root_pass",
-          "/compute/instances/",
-        );
+        const { region, type } = bodyFixturesOf(t);
+        const body = { region, type, label: t.label("weak-pass"), root_pass: "password1", booted: false };
+        const name = "an instance with a weak root_pass";
+        await refusedBeyondSchema(t, name, "createComputeInstance", [], body, "root_pass");
       },
     },
     {
       id: "duplicate-port",
       title: "A second profile on a port the load balancer already uses is refused naming port",
       run: async (t) => {
-        const fixtures = fixturesOf(t);
-        const path = `/nodebalancers/${fixtures.nodeBalancerId}/configs`;
-        const response = await t.api.post(path, { port: fixturePort, protocol: "http" });
-        expectDomainRefusal(t, `a second profile on port ${fixturePort}`, response, "port", `${path}/`);
+        const { nodeBalancerId } = bodyFixturesOf(t);
+        const body = { port: bodyFixturePort, protocol: "http" };
+        const name = `a second profile on port ${bodyFixturePort}`;
+        await refusedBeyondSchema(t, name, "createNodeBalancerConfig", [nodeBalancerId], body, "port");
       },
     },
   ],
 });
-
-/** A rule beyond the schema: 400 naming `field`; anything created by mistake goes on the ledger. */
-function expectDomainRefusal(
-  t: CaseContext,
-  name: string,
-  response: LiveResponse,
-  field: string,
-  created: string,
-): void {
-  const id = (response.json as { id?: unknown } | undefined)?.id;
-  if (isSuccess(response) && id !== undefined) t.cleanup(`${name} (accepted by mistake)`, `${created}${id}`);
-  if (
-    !t.expect(`${name} is refused with 400`, response.status === 400, {
-      expected: 400,
-      actual: response.status,
-      response,
-    })
-  ) {
-    return;
-  }
-  t.expect(`${name}: the error names ${field}`, errorFields(response).includes(field), {
-    expected: `an error with field ${field}`,
-    actual: response.json,
-    response,
-  });
-}

@@ -3,9 +3,13 @@
  * server: green when it is clean, red with each body fault, failing the suite and the assertions or checks the
  * fault names in its `detectedBy`.
  */
+import { readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Generated, mutationsOf } from "../../src/generators/case-meta.ts";
+import { type Generated, mutationsOf } from "../../src/index.ts";
 import { faultRegistry } from "../../src/reference/faults/index.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { describeProblems, runSuites } from "../helpers/run-suites.ts";
 
 const suites = ["invalid-bodies", "valid-bodies"];
@@ -19,6 +23,20 @@ describe("body suites", () => {
     expect(cases.length).toBe(11);
     expect(run.finished.cleanup.failed).toEqual([]);
     expect(run.finished.cleanup.deleted).toBeGreaterThan(10);
+  });
+
+  it("find their operations by operationId: the same cases and verdicts when the description's paths are renamed", async () => {
+    const specPath = join(tmpdir(), `conform-bodies-renamed-${process.pid}.yaml`);
+    writeFileSync(specPath, readFileSync(bundledSpecPath, "utf8").replaceAll("/compute/", "/linode/"));
+    const verdicts = (run: Awaited<ReturnType<typeof runSuites>>) =>
+      run.events.flatMap((event) =>
+        event.type === "case-finished"
+          ? [`${event.suiteId}/${event.caseId} ${event.status} ${event.exchangeCount}`]
+          : [],
+      );
+    const [bundled, renamed] = [await runSuites({ suites }), await runSuites({ suites, specPath })];
+    expect(renamed.problems, describeProblems(renamed)).toEqual([]);
+    expect(verdicts(renamed).sort()).toEqual(verdicts(bundled).sort());
   });
 
   it("a failure carries its shrunk counterexample, seed and replay, and the same seed reproduces it exactly", async () => {

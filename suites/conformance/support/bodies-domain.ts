@@ -5,8 +5,11 @@
  * greater than the timeout, a health check path (a URL path) for `http` checks, PROXY protocol only with `tcp`, a token's
  * scopes within the creating token's, an expiry in the future.
  *
- * These are generator constraints keyed by operationId. An operation the table does not know gets its schema
- * alone (the suites grow with the spec); its valid bodies may then meet rules the spec does not state.
+ * These are generator constraints keyed by operationId: the suites' own test design (what "valid" means on a
+ * live target, what is left out and why), so they stay with the suites; the machinery that finds the write
+ * operations, fills their paths and reads writes back is the toolkit's. An operation the table does not know gets
+ * its schema alone (the suites grow with the description); its valid bodies may then meet rules it does not state.
+ * Also here: what both body suites share (their first case, their fuzz campaign, the costly operations).
  *
  * Left out on purpose (each would need what a conformance run cannot make valid on every target):
  * `ssl_cert`/`ssl_key` and protocol `https` (a real certificate: the HTTPS workflow covers it), an instance's
@@ -16,17 +19,40 @@
  * @module
  */
 import fc from "fast-check";
-import type { RequestBodyConstraints } from "../../../src/generators/request-body.ts";
-import type { CaseContext } from "../../../src/index.ts";
-import type { BodyFixtures } from "./bodies-fixtures.ts";
+import {
+  type BodyFixtures,
+  bodyFixturesOf,
+  type CaseContext,
+  createBodyFixtures,
+  type SuiteCase,
+  type WriteConstraints,
+  type WriteTarget,
+  writeTargets,
+} from "../../../src/index.ts";
 
-export interface DomainConstraints extends RequestBodyConstraints {
-  /** Why this operation cannot be written to on this target (the case says so, and does not count it passed). */
-  readonly unavailable?: string;
-  /** A body the target's current state would refuse for reasons outside the body (a port now in use). */
-  readonly stale?: (body: Record<string, unknown>) => boolean;
-  /** Notes what an accepted body changed (a port now in use). */
-  readonly accepted?: (body: Record<string, unknown>) => void;
+/** Operations that create instances: rate-limited (10 per 30 s on the real service) and billed. */
+export const costlyOperations: ReadonlySet<string> = new Set(["createComputeInstance", "allocateIP"]);
+
+/** The `conform fuzz` campaign both body suites take part in. */
+export const bodiesCampaign = { campaign: "bodies", describe: "invalid bodies refused, valid read back" };
+
+/**
+ * The first case of both body suites: creates what the bodies write against. Tagged `costly` (it creates an
+ * instance): excluding that tag leaves the later cases without fixtures, and they skip saying so.
+ */
+export const fixturesCase: SuiteCase = {
+  id: "fixtures",
+  title: "Create what the bodies write against: a load balancer, profile, node, instance, OAuth client",
+  tags: ["costly"],
+  run: async (t) => {
+    await createBodyFixtures(t);
+  },
+};
+
+/** The write operations of the description this target can take bodies for, with their domain constraints. */
+export function bodyTargets(t: CaseContext): WriteTarget[] {
+  const fixtures = bodyFixturesOf(t);
+  return writeTargets(t, fixtures.pathValues, (operationId) => domainConstraints(t, operationId, fixtures));
 }
 
 /** A new label from the run's label maker each time one is drawn: unique, prefixed for `conform cleanup`. */
@@ -37,7 +63,7 @@ function freshLabel(t: CaseContext, name: string): fc.Arbitrary<string> {
 const passwordCharacters = [..."abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%+-=?@_~"];
 
 /** 24 random characters of four kinds: far above the strength score's threshold. Not shrunk (a shorter one is weak). */
-export const strongPassword: fc.Arbitrary<string> = fc.noShrink(
+const strongPassword: fc.Arbitrary<string> = fc.noShrink(
   fc.string({ unit: fc.constantFrom(...passwordCharacters), minLength: 24, maxLength: 24 }),
 );
 
@@ -61,15 +87,11 @@ function profileRules(body: Record<string, unknown>): Record<string, unknown> {
   return body;
 }
 
-export function domainConstraints(
-  t: CaseContext,
-  operationId: string,
-  fixtures: BodyFixtures,
-): DomainConstraints {
+function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFixtures): WriteConstraints {
   const label = (name: string) => freshLabel(t, name);
   const address = fc.integer({ min: 1, max: 65535 }).map((port) => `${fixtures.privateIp}:${port}`);
   const port = fc.integer({ min: 1024, max: 65535 });
-  const profile: DomainConstraints = {
+  const profile: WriteConstraints = {
     overrides: {
       "/protocol": fc.constantFrom("http", "tcp"),
       "/port": port,
@@ -83,7 +105,7 @@ export function domainConstraints(
       if (typeof body.port === "number") fixtures.usedPorts.add(body.port);
     },
   };
-  const node: DomainConstraints = { overrides: { "/label": label("node"), "/address": address } };
+  const node: WriteConstraints = { overrides: { "/label": label("node"), "/address": address } };
   switch (operationId) {
     case "createNodeBalancer":
       return { overrides: { "/region": fc.constant(fixtures.region), "/label": label("nb") } };
