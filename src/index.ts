@@ -75,7 +75,7 @@ export {
   findInList,
   type ReadBackException,
   readBackExceptions,
-  registerCreated,
+  registerWritten,
   type WriteAt,
   type Written,
   written,

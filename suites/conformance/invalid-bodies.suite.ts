@@ -31,7 +31,7 @@ import {
   type PropertyOptions,
   PropertyRunner,
   redactWriteOnly,
-  registerCreated,
+  registerWritten,
   requestBodyInvalid,
   requestBodyValue,
   requireOperation,
@@ -49,7 +49,7 @@ function refusedWith400(
   what: string,
   response: LiveResponse,
 ): Expectation {
-  if (isSuccess(response)) registerCreated(t, target.operation, written(t, target, response));
+  if (isSuccess(response)) registerWritten(t, target.operation, written(t, target, response));
   return {
     name: `${target.operation.operationId}: ${what} is refused with 400`,
     ok: response.status === 400,
@@ -144,7 +144,7 @@ async function refusedBeyondSchema(
 ): Promise<void> {
   const operation = requireOperation(t, operationId);
   const response = await call(t, operationId, { params, json: body });
-  if (isSuccess(response)) registerCreated(t, operation, written(t, { operation, params }, response));
+  if (isSuccess(response)) registerWritten(t, operation, written(t, { operation, params }, response));
   expectRefusal(t, name, response, field);
 }
 

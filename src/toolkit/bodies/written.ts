@@ -134,7 +134,7 @@ export function written(t: CaseContext, write: WriteAt, response: LiveResponse):
 }
 
 /** Puts what a write created on the cleanup ledger (when the description can delete it there). */
-export function registerCreated(t: CaseContext, operation: OperationInfo, where: Written): void {
+export function registerWritten(t: CaseContext, operation: OperationInfo, where: Written): void {
   if (!where.resourcePath || !t.spec.operations.match("DELETE", where.resourcePath)) return;
   t.cleanup(`${operation.operationId} created ${where.resourcePath}`, where.resourcePath);
 }

@@ -3,7 +3,7 @@ import {
   createdResource,
   declaredInRead,
   findInList,
-  registerCreated,
+  registerWritten,
   type Written,
   written,
 } from "../../../src/index.ts";
@@ -135,13 +135,13 @@ describe("createdResource", () => {
   });
 });
 
-describe("registerCreated", () => {
+describe("registerWritten", () => {
   it("puts a resource on the ledger only where the description can delete it", async () => {
     const { t, cleanups } = fakeCase(await specWith());
     const operation = t.spec.operations.byId("createNodeBalancer")!;
-    registerCreated(t, operation, { resourcePath: "/nodebalancers/7", read: undefined });
-    registerCreated(t, operation, { resourcePath: "/regions/us-east", read: undefined });
-    registerCreated(t, operation, { resourcePath: undefined, read: undefined });
+    registerWritten(t, operation, { resourcePath: "/nodebalancers/7", read: undefined });
+    registerWritten(t, operation, { resourcePath: "/regions/us-east", read: undefined });
+    registerWritten(t, operation, { resourcePath: undefined, read: undefined });
     expect(cleanups).toEqual([
       { description: "createNodeBalancer created /nodebalancers/7", path: "/nodebalancers/7" },
     ]);
