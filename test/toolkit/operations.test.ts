@@ -43,7 +43,7 @@ describe("operations by operationId", () => {
     const fake = fakeCase(spec);
     await call(fake.t, "createNodeBalancerConfig", { params: [5], json: { port: 80 } });
     await call(fake.t, "createOAuthToken", { form: { code: "x" } });
-    expect(fake.requests.map((entry) => [entry.method, entry.path])).toEqual([
+    expect(fake.sent.map((entry) => [entry.method, entry.path])).toEqual([
       ["POST", "/nodebalancers/5/configs"],
       ["POST", "/oauth/token"],
     ]);

@@ -1,13 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PropertyRunner, propertySeed } from "../../src/toolkit/property.ts";
-import { stubSpec } from "../helpers/exchanges.ts";
-import { fakeCase, liveResponse } from "../helpers/fake-case.ts";
+import { fakeCase, liveResponse, specWith } from "../helpers/fake-case.ts";
+
+const spec = await specWith();
 
 describe("property runner", () => {
   it("a passing verdict property records one passed assertion and reports progress", async () => {
     const progress: [string, number, number][] = [];
-    const fake = fakeCase(stubSpec(), { progress: (...entry) => progress.push(entry) });
+    const fake = fakeCase(spec, undefined, { progress: (...entry) => progress.push(entry) });
     const outcome = await new PropertyRunner(fake.t, "things").check({
       name: "small numbers are small",
       arbitrary: fc.integer({ min: 0, max: 9 }),
@@ -15,13 +16,13 @@ describe("property runner", () => {
       predicate: async (value) => (value < 10 ? true : `${value} is large`),
     });
     expect(outcome).toMatchObject({ passed: true, runs: 5 });
-    expect(fake.asserted).toEqual([{ name: "property: small numbers are small", ok: true, details: {} }]);
+    expect(fake.expectations).toEqual([{ name: "property: small numbers are small", ok: true, details: {} }]);
     expect(fake.reproduction).toBeUndefined();
     expect(progress.at(-1)).toEqual(["small numbers are small", 5, 5]);
   });
 
   it("a falsified verdict property records the shrunk counterexample and the replay line", async () => {
-    const fake = fakeCase(stubSpec(), { propertyRuns: 40 });
+    const fake = fakeCase(spec, undefined, { propertyRuns: 40 });
     const outcome = await new PropertyRunner(fake.t, "things").check({
       name: "numbers stay below 50",
       arbitrary: fc.integer({ min: 0, max: 1000 }),
@@ -31,7 +32,7 @@ describe("property runner", () => {
     });
     expect(outcome.passed).toBe(false);
     expect(outcome.counterexample).toBe(50);
-    const [failure] = fake.asserted;
+    const [failure] = fake.expectations;
     expect(failure).toMatchObject({ name: "property: numbers stay below 50", ok: false });
     expect(failure?.details).toMatchObject({
       actual: 50,
@@ -40,15 +41,15 @@ describe("property runner", () => {
       ),
     });
     expect(fake.reproduction).toMatchObject({
-      seed: 7,
+      seed: 1,
       counterexample: 50,
-      replay: "conform fuzz things --seed 7 --runs 40",
+      replay: "conform fuzz things --seed 1 --runs 40",
     });
   });
 
   it("expectations: each is recorded once when all hold, the shrunk run's when one fails", async () => {
-    const fake = fakeCase(stubSpec(), { embedded: false });
-    const response = liveResponse(400, { errors: [] });
+    const fake = fakeCase(spec, undefined, { embedded: false });
+    const response = liveResponse({ status: 400, json: { errors: [] } });
     await new PropertyRunner(fake.t, "bodies").check({
       name: "one-rule:op",
       arbitrary: fc.integer({ min: 0, max: 100 }),
@@ -61,18 +62,18 @@ describe("property runner", () => {
         { name: "names the field", ok: value < 3, expected: ["a"], actual: [], response },
       ],
     });
-    expect(fake.asserted.map((entry) => [entry.name, entry.ok])).toEqual([
+    expect(fake.expectations.map((entry) => [entry.name, entry.ok])).toEqual([
       ["is refused", true],
       ["names the field", false],
     ]);
     expect(fake.reproduction).toMatchObject({
       counterexample: { shown: 3 },
-      replay: "conform fuzz bodies --seed 7 --runs 20 --base-url https://api.example.test/v4 --allow-writes",
+      replay: "conform fuzz bodies --seed 1 --runs 20 --base-url https://127.0.0.1:1/v4 --allow-writes",
     });
   });
 
   it("a property whose every value was skipped fails, saying nothing was judged", async () => {
-    const fake = fakeCase(stubSpec());
+    const fake = fakeCase(spec);
     await new PropertyRunner(fake.t, "bodies").check({
       name: "stale",
       arbitrary: fc.integer(),
@@ -82,7 +83,7 @@ describe("property runner", () => {
         return true;
       },
     });
-    expect(fake.asserted).toMatchObject([{ name: "stale: generated values could be sent", ok: false }]);
+    expect(fake.expectations).toMatchObject([{ name: "stale: generated values could be sent", ok: false }]);
   });
 
   it.each([

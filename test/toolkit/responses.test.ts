@@ -14,7 +14,10 @@ import {
 import { fakeCase, liveResponse } from "../helpers/fake-case.ts";
 
 const spec = await loadSpec(bundledSpecPath);
-const refused = liveResponse(400, { errors: [{ reason: "Too short", field: "label" }, { reason: "Bad" }] });
+const refused = liveResponse({
+  status: 400,
+  json: { errors: [{ reason: "Too short", field: "label" }, { reason: "Bad" }] },
+});
 
 describe("reading and asserting answers", () => {
   it("reads the description's error envelope", () => {
@@ -22,19 +25,19 @@ describe("reading and asserting answers", () => {
     expect(errorReasons(t, refused)).toEqual(["Too short", "Bad"]);
     expect(errorFields(t, refused)).toEqual(["label"]);
     expect(isErrorBody(t, refused)).toBe(true);
-    expect(isErrorBody(t, liveResponse(400, { errors: [] }))).toBe(false);
-    expect(isErrorBody(t, liveResponse(400, { message: "no" }))).toBe(false);
+    expect(isErrorBody(t, liveResponse({ status: 400, json: { errors: [] } }))).toBe(false);
+    expect(isErrorBody(t, liveResponse({ status: 400, json: { message: "no" } }))).toBe(false);
   });
 
   it.each([
     ["a 400 naming the field", refused, "label", [true, true]],
     ["a 400 naming another field", refused, "port", [true, false]],
-    ["a 200", liveResponse(200, { id: 3 }), "label", [false]],
+    ["a 200", liveResponse({ status: 200, json: { id: 3 } }), "label", [false]],
   ] as const)("expectRefusal: %s", (_name, response, field, asserted) => {
     const fake = fakeCase(spec);
     expectRefusal(fake.t, "a short label", response, field);
-    expect(fake.asserted.map((entry) => entry.ok)).toEqual(asserted);
-    expect(fake.asserted[0]?.name).toBe("a short label is refused with 400");
+    expect(fake.expectations.map((entry) => entry.ok)).toEqual(asserted);
+    expect(fake.expectations[0]?.name).toBe("a short label is refused with 400");
   });
 
   it.each([
@@ -44,13 +47,13 @@ describe("reading and asserting answers", () => {
     [500, false],
   ])("expectSuccess on %i is %s", (status, ok) => {
     const fake = fakeCase(spec);
-    expect(expectSuccess(fake.t, "it works", liveResponse(status, {}))).toBe(ok);
+    expect(expectSuccess(fake.t, "it works", liveResponse({ status, json: {} }))).toBe(ok);
   });
 
   it.each([
-    [liveResponse(200, { id: 4 }), 4],
-    [liveResponse(200, { id: "4" }), undefined],
-    [liveResponse(400, { id: 4 }), undefined],
+    [liveResponse({ status: 200, json: { id: 4 } }), 4],
+    [liveResponse({ status: 200, json: { id: "4" } }), undefined],
+    [liveResponse({ status: 400, json: { id: 4 } }), undefined],
   ])("createdId %#", (response, id) => {
     expect(createdId(response)).toBe(id);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bodyFixturesOf, createBodyFixtures } from "../../../src/index.ts";
 import type { ApiSpec } from "../../../src/spec/types.ts";
-import { type Answer, fakeCase, type SentRequest, Skipped, specWith } from "./fake-case.ts";
+import { type Answer, fakeCase, type SentRequest, Skipped, specWith } from "../../helpers/fake-case.ts";
 
 /** A target that answers each operation the fixtures use, found by the request's method and path. */
 function target(spec: ApiSpec, refuse?: string) {
@@ -90,8 +90,8 @@ describe("createBodyFixtures", () => {
     await expect(createBodyFixtures(fake.t)).rejects.toThrow(
       new Skipped("could not create a compute instance (answered 400): nothing to write against"),
     );
-    expect(fake.expectations.filter((expectation) => !expectation.ok)).toEqual([
-      { name: "fixture: a compute instance is created", ok: false },
+    expect(fake.expectations.filter((expectation) => !expectation.ok)).toMatchObject([
+      { name: "fixture: a compute instance is created", ok: false, details: { actual: 400 } },
     ]);
     expect(fake.cleanups).toHaveLength(2);
     expect(() => bodyFixturesOf(fake.t)).toThrow(Skipped);

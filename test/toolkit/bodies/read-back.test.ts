@@ -8,7 +8,7 @@ import {
   writeTargets,
   writtenDifferences,
 } from "../../../src/index.ts";
-import { fakeCase, specWith } from "./fake-case.ts";
+import { fakeCase, specWith } from "../../helpers/fake-case.ts";
 
 const schema = (properties: Record<string, Partial<BodySchema>>): BodySchema =>
   ({ pointer: "", types: ["object"], properties }) as BodySchema;

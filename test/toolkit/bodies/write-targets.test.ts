@@ -7,7 +7,7 @@ import {
   sendTo,
   writeTargets,
 } from "../../../src/index.ts";
-import { fakeCase, Skipped, specWith } from "./fake-case.ts";
+import { fakeCase, Skipped, specWith } from "../../helpers/fake-case.ts";
 
 const allValues: PathValues = {
   nodeBalancerId: 1,

@@ -7,7 +7,7 @@ import {
   type Written,
   written,
 } from "../../../src/index.ts";
-import { fakeCase, liveResponse, specWith } from "./fake-case.ts";
+import { fakeCase, liveResponse, specWith } from "../../helpers/fake-case.ts";
 
 interface Row {
   readonly operationId: string;
