@@ -31,6 +31,24 @@ export * from "./toolkit/waits.ts";
 
 // Suite toolkit: lists and pagination (walker, stable snapshots), generators and oracles they use.
 
+export { type Generated, mutationsOf } from "./generators/case-meta.ts";
+export {
+  type FilterScenario,
+  type FilterValue,
+  filterObject,
+  filterScenarios,
+} from "./generators/filter-object.ts";
+export { invalidFilterObject } from "./generators/filter-object-invalid.ts";
+export { type PageQueryValues, pageParams } from "./generators/page-params.ts";
+export {
+  checkFilter,
+  compareValues,
+  type FilterJudgement,
+  judgeFilteredList,
+} from "./oracles/filter-oracle.ts";
+export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
+export * from "./toolkit/lists.ts";
+
 // Suite toolkit: request bodies (write targets, read-back), generators they use.
 
 // Suite toolkit: protocol (tokens, login drivers).
