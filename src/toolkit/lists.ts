@@ -10,12 +10,14 @@
  * failure.
  * @module
  */
+import type { FilterJudgement } from "../oracles/filter-oracle.ts";
 import { type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
-import { conventionsOf } from "../spec/conventions.ts";
+import { apiFacts, conventionsOf } from "../spec/conventions.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import type { Verdict } from "./property.ts";
+import { errorsOf } from "./responses.ts";
 
 export type Item = Readonly<Record<string, unknown>>;
 
@@ -82,9 +84,14 @@ function asPage(response: LiveResponse): PageBody | undefined {
   return page as PageBody;
 }
 
+/** The request header of a list's filter: the description's, else the described `X-Filter`. */
+export function filterHeader(t: CaseContext): string {
+  return conventionsOf(t.spec).filterHeader ?? "X-Filter";
+}
+
 /**
  * Reads one page; `query` values are sent as given (text, so edges like `1.5` and 2^64 go out verbatim), a filter
- * in the description's filter header (lower-case, as the client writes every header it sets).
+ * in the filter header (named lower-case, as the client names every header it sets).
  */
 export async function readPage(
   t: CaseContext,
@@ -92,7 +99,7 @@ export async function readPage(
   query: Readonly<Record<string, string | number>>,
   filter?: unknown,
 ): Promise<PageRead> {
-  const header = (conventionsOf(t.spec).filterHeader ?? "X-Filter").toLowerCase();
+  const header = filterHeader(t).toLowerCase();
   const text = typeof filter === "string" ? filter : JSON.stringify(filter);
   const response = await t.api.get(list.path, {
     query,
@@ -188,6 +195,25 @@ export async function readAll(
   return { items: read.items, pages: read.pages, results: read.answers.at(-1)?.read.body?.results };
 }
 
+/**
+ * Reads each filter's whole answer in turn, each at its page size; a string says why there is none (prefixed with
+ * the filter), or is {@link tooLarge}.
+ */
+export async function readAnswers(
+  t: CaseContext,
+  list: ListTarget,
+  reads: readonly { readonly filter: unknown; readonly pageSize: number }[],
+): Promise<WholeAnswer[] | string> {
+  const answers: WholeAnswer[] = [];
+  for (const { filter, pageSize } of reads) {
+    const answer = await readAll(t, list, pageSize, filter);
+    if (typeof answer === "string")
+      return answer === tooLarge ? tooLarge : `${JSON.stringify(filter)} ${answer}`;
+    answers.push(answer);
+  }
+  return answers;
+}
+
 /** The whole unfiltered collection in the list's own order (pages of the largest size), or what went wrong. */
 export async function snapshot(t: CaseContext, list: ListTarget): Promise<readonly Item[] | string> {
   const read = await walk(t, list, { pageSize: conventionsOf(t.spec).pageSize.max });
@@ -248,6 +274,35 @@ export function stableKeys(
   const later = new Map(after.map((item) => [itemKey(item), project(item)]));
   const keys = new Set(before.filter((item) => later.get(itemKey(item)) === project(item)).map(itemKey));
   return { keys, changed: keys.size < new Set([...before, ...after].map(itemKey)).size };
+}
+
+/** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */
+export function describeFilterJudgement(judgement: Extract<FilterJudgement, { status: "failed" }>): string {
+  const parts: string[] = [];
+  if (judgement.missing.length > 0)
+    parts.push(`left out ${judgement.missing.length} matching item(s): ${fewKeys(judgement.missing)}`);
+  if (judgement.unexpected.length > 0) {
+    const count = judgement.unexpected.length;
+    parts.push(`returned ${count} item(s) that do not match: ${fewKeys(judgement.unexpected)}`);
+  }
+  if (judgement.duplicated.length > 0) parts.push(`returned item(s) twice: ${fewKeys(judgement.duplicated)}`);
+  if (judgement.misordered) {
+    const { index, expected, actual, key } = judgement.misordered;
+    const values = `expected a value ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+    parts.push(`out of order at position ${index}: ${values} (item ${key})`);
+  }
+  return parts.join("; ");
+}
+
+/** The first five keys, and "..." when there are more. */
+export function fewKeys(keys: readonly string[]): string {
+  return `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
+}
+
+/** Whether an error of `response` is the described refusal of a filter on `field`: `Cannot filter on <field>`. */
+export function refusesFilterOn(t: CaseContext, response: LiveResponse, field: string): boolean {
+  const reason = apiFacts.cannotFilterOn(field);
+  return errorsOf(t, response).some((error) => error.reason === reason && error.field === filterHeader(t));
 }
 
 /** Two collections of keys hold the same keys (duplicates aside). */

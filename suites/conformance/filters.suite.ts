@@ -25,11 +25,12 @@ import {
   conventionsOf,
   createdId,
   defineSuite,
+  describeFilterJudgement,
   eachList,
   errorsOf,
-  type FilterJudgement,
   type FilterScenario,
   type FilterValue,
+  filterHeader,
   filterObject,
   filterScenarios,
   findLists,
@@ -43,19 +44,19 @@ import {
   judgeStably,
   type ListSelection,
   type ListTarget,
-  type LiveResponse,
   mutationsOf,
+  type OperationInfo,
   PropertyRunner,
   pathOf,
   readAll,
+  readAnswers,
   readableLists,
   readPage,
+  refusesFilterOn,
   requireOperation,
   sameSet,
   stableKeys,
-  tooLarge,
   type Verdict,
-  type WholeAnswer,
 } from "../../src/index.ts";
 
 const filterable: ListSelection = {
@@ -69,48 +70,6 @@ const unorderedScenarios: readonly FilterScenario[] = filterScenarios.filter(
   (scenario) => scenario !== "order",
 );
 
-/** Reads each filter's whole answer in turn at its page size; a string says why there is none. */
-async function readEach(
-  t: CaseContext,
-  list: ListTarget,
-  reads: readonly { readonly filter: unknown; readonly pageSize: number }[],
-): Promise<WholeAnswer[] | string> {
-  const answers: WholeAnswer[] = [];
-  for (const { filter, pageSize } of reads) {
-    const answer = await readAll(t, list, pageSize, filter);
-    if (typeof answer === "string")
-      return answer === tooLarge ? tooLarge : `${JSON.stringify(filter)} ${answer}`;
-    answers.push(answer);
-  }
-  return answers;
-}
-
-function describeJudgement(judgement: Extract<FilterJudgement, { status: "failed" }>): string {
-  const few = (keys: readonly string[]) => `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
-  const parts: string[] = [];
-  if (judgement.missing.length > 0)
-    parts.push(`left out ${judgement.missing.length} matching item(s): ${few(judgement.missing)}`);
-  if (judgement.unexpected.length > 0)
-    parts.push(
-      `returned ${judgement.unexpected.length} item(s) that do not match: ${few(judgement.unexpected)}`,
-    );
-  if (judgement.duplicated.length > 0) parts.push(`returned item(s) twice: ${few(judgement.duplicated)}`);
-  if (judgement.misordered) {
-    const { index, expected, actual, key } = judgement.misordered;
-    parts.push(
-      `out of order at position ${index}: expected a value ${JSON.stringify(expected)}, got ${JSON.stringify(actual)} (item ${key})`,
-    );
-  }
-  return parts.join("; ");
-}
-
-/** Whether an error names `field` as one that cannot be filtered, on the filter header: the described refusal. */
-function refusesUnfilterable(t: CaseContext, response: LiveResponse, field: string): boolean {
-  const header = conventionsOf(t.spec).filterHeader ?? "X-Filter";
-  const reason = apiFacts.cannotFilterOn(field);
-  return errorsOf(t, response).some((error) => error.reason === reason && error.field === header);
-}
-
 /** An invalid filter must get 400 with an error (reason a string); an unfilterable field the described one. */
 async function refusal(
   t: CaseContext,
@@ -121,12 +80,9 @@ async function refusal(
   if (response.status !== 400) return `answered ${response.status}, not 400`;
   if (!isErrorBody(t, response)) return "400 without an error holding a reason";
   const [mutation] = mutationsOf(generated.meta);
-  if (
-    mutation?.operator === "unfilterable-field" &&
-    !refusesUnfilterable(t, response, String(mutation.detail))
-  ) {
-    const header = conventionsOf(t.spec).filterHeader ?? "X-Filter";
-    const wanted = `{reason: "${apiFacts.cannotFilterOn(String(mutation.detail))}", field: "${header}"}`;
+  const field = String(mutation?.detail);
+  if (mutation?.operator === "unfilterable-field" && !refusesFilterOn(t, response, field)) {
+    const wanted = `{reason: "${apiFacts.cannotFilterOn(field)}", field: "${filterHeader(t)}"}`;
     return `no error ${wanted} among ${JSON.stringify(errorsOf(t, response))}`;
   }
   return true;
@@ -134,11 +90,11 @@ async function refusal(
 
 /** Labels and values for the lists `seed-data` fills. */
 const balancerSeeds = [
-  { name: "fb-alpha", tags: ["Alpha", "web"], throttle: 0 },
-  { name: "fb-beta", tags: ["alpha"], throttle: 5 },
-  { name: "fb-gamma", tags: [], throttle: 20 },
-  { name: "fb-delta", tags: ["web", "Beta"], throttle: 10 },
-  { name: "fb-epsilon", tags: ["beta", "web"], throttle: 20 },
+  { name: "fb-alpha", client_conn_throttle: 0, tags: ["Alpha", "web"] },
+  { name: "fb-beta", client_conn_throttle: 5, tags: ["alpha"] },
+  { name: "fb-gamma", client_conn_throttle: 20, tags: [] },
+  { name: "fb-delta", client_conn_throttle: 10, tags: ["web", "Beta"] },
+  { name: "fb-epsilon", client_conn_throttle: 20, tags: ["beta", "web"] },
 ];
 const instanceSeeds = [
   { name: "fi-web1", group: "web", tags: ["prod", "Blue"], image: true },
@@ -171,50 +127,36 @@ async function seedData(t: CaseContext): Promise<void> {
   if (regions.length === 0) t.skip("no region with instances and load balancers is listed");
   const type = await chooseType(t);
   const regionAt = (index: number) => regions[index % Math.min(3, regions.length)]!;
-  if (balancers < fewItems) {
-    for (const [index, seed] of balancerSeeds.entries()) {
-      const created = await call(t, "createNodeBalancer", {
-        json: {
-          region: regionAt(index),
-          label: t.label(seed.name),
-          client_conn_throttle: seed.throttle,
-          tags: seed.tags,
-        },
-      });
-      const id = createdId(created);
-      if (!t.expect("a load balancer to filter is created", id !== undefined, { actual: created.status }))
-        break;
-      t.cleanup(`load balancer ${id}`, pathOf(deleteBalancer, id!));
-    }
+  /** Creates one item (`what`: "a load balancer") and registers it for deletion; its id, if created. */
+  const create = async (what: string, operationId: string, remove: OperationInfo, json: object) => {
+    const created = await call(t, operationId, { json });
+    const id = createdId(created);
+    if (!t.expect(`${what} to filter is created`, id !== undefined, { actual: created.status })) return;
+    t.cleanup(`${what.replace(/^an? /, "")} ${id}`, pathOf(remove, id!));
+    return id;
+  };
+  for (const [index, { name, ...seed }] of (balancers < fewItems ? balancerSeeds : []).entries()) {
+    const json = { region: regionAt(index), label: t.label(name), ...seed };
+    if ((await create("a load balancer", "createNodeBalancer", deleteBalancer, json)) === undefined) break;
   }
-  if (instances < fewItems) {
-    const password = `Filter-seed-${t.seed}-correct-horse-battery`;
-    t.secret(password);
-    for (const [index, seed] of instanceSeeds.entries()) {
-      const created = await call(t, "createComputeInstance", {
-        json: {
-          region: regionAt(index),
-          type,
-          label: t.label(seed.name),
-          group: seed.group,
-          tags: seed.tags,
-          booted: false,
-          ...(seed.image ? { image: chooseImage(t), root_pass: password } : {}),
-        },
-      });
-      const id = createdId(created);
-      if (!t.expect("an instance to filter is created", id !== undefined, { actual: created.status })) break;
-      t.cleanup(`instance ${id}`, pathOf(deleteInstance, id!));
-      if (index % 2 === 0) {
-        // A private address too: the address list gets non-public entries, the instance a second ipv4.
-        const address = await call(t, "allocateIP", {
-          json: { type: "ipv4", public: false, compute_id: id },
-        });
-        t.expect("a private address to filter is allocated", address.status === 200, {
-          actual: address.status,
-        });
-      }
-    }
+  const password = `Filter-seed-${t.seed}-correct-horse-battery`;
+  t.secret(password);
+  for (const [index, { name, image, ...seed }] of (instances < fewItems ? instanceSeeds : []).entries()) {
+    const credentials = image ? { image: chooseImage(t), root_pass: password } : {};
+    const json = {
+      region: regionAt(index),
+      type,
+      label: t.label(name),
+      ...seed,
+      booted: false,
+      ...credentials,
+    };
+    const id = await create("an instance", "createComputeInstance", deleteInstance, json);
+    if (id === undefined) break;
+    if (index % 2 !== 0) continue;
+    // A private address too: the address list gets non-public entries, the instance a second ipv4.
+    const address = await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: id } });
+    t.expect("a private address to filter is allocated", address.status === 200, { actual: address.status });
   }
   t.shared.delete(filterable.key);
 }
@@ -284,7 +226,7 @@ export default defineSuite({
                     fields,
                   });
                   if (judgement.status === "inconclusive") return undefined;
-                  return judgement.status === "passed" ? true : describeJudgement(judgement);
+                  return judgement.status === "passed" ? true : describeFilterJudgement(judgement);
                 },
               );
             },
@@ -312,7 +254,7 @@ export default defineSuite({
                 list,
                 state,
                 () =>
-                  readEach(
+                  readAnswers(
                     t,
                     list,
                     [a.value, b.value, { "+and": [a.value, b.value] }, { "+or": [a.value, b.value] }].map(
@@ -360,7 +302,7 @@ export default defineSuite({
                 list,
                 state,
                 () =>
-                  readEach(
+                  readAnswers(
                     t,
                     list,
                     ["asc", "desc"].map((order) => ({
@@ -406,7 +348,7 @@ export default defineSuite({
                 list,
                 state,
                 () =>
-                  readEach(t, list, [
+                  readAnswers(t, list, [
                     { filter: filter.value, pageSize },
                     { filter: filter.value, pageSize: max },
                   ]),
@@ -451,7 +393,6 @@ export default defineSuite({
           });
         });
         // Lists with no filterable field: any field key is one that cannot be filtered.
-        const header = conventionsOf(t.spec).filterHeader ?? "X-Filter";
         const { lists } = await findLists(t, (operation) => operation.filterableFields.length === 0);
         for (const list of lists) {
           const first = await readPage(t, list, { page: "1", page_size: conventionsOf(t.spec).pageSize.min });
@@ -460,9 +401,9 @@ export default defineSuite({
           const reason = apiFacts.cannotFilterOn(name);
           t.expect(
             `${list.operation.operationId} refuses a filter on ${name} with ${reason}`,
-            response.status === 400 && refusesUnfilterable(t, response, name),
+            response.status === 400 && refusesFilterOn(t, response, name),
             {
-              expected: { status: 400, errors: [{ reason, field: header }] },
+              expected: { status: 400, errors: [{ reason, field: filterHeader(t) }] },
               actual: { status: response.status, errors: errorsOf(t, response) },
               response,
             },

@@ -22,6 +22,7 @@ import {
   eachList,
   errorFields,
   expectPage,
+  fewKeys,
   type Generated,
   itemKey,
   judgeStably,
@@ -49,8 +50,6 @@ const describeQuery = (query: PageQueryValues) =>
   Object.entries(query)
     .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
     .join(" ") || "no page parameters";
-
-const few = (keys: readonly string[]) => `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
 
 /** A few values covering every page scenario and every page size scenario at least once (the run's edges). */
 function edgeExamples(t: CaseContext, results: number): Generated<PageQueryValues>[] {
@@ -115,7 +114,7 @@ async function judgeEdge(
   state.before = fresh;
   const keys = fresh.map(itemKey);
   if (same(keys) || keys.length !== body.results) return true;
-  return `${asked}: answered items ${few(got)}; that page of the list holds ${few(slice(keys))}`;
+  return `${asked}: answered items ${fewKeys(got)}; that page of the list holds ${fewKeys(slice(keys))}`;
 }
 
 /** Walks all pages at `pageSize` and compares with the whole list read before and after. */
@@ -131,7 +130,7 @@ function judgeWalkAt(t: CaseContext, list: ListTarget, state: Snapshots, pageSiz
       const judged = judgeWalk(keys, afterKeys);
       const changed = JSON.stringify(before.map(itemKey)) !== JSON.stringify(afterKeys);
       if (judged.duplicated.length > 0 && !changed) {
-        return `at page_size ${pageSize}, ${judged.duplicated.length} item(s) show on two pages: ${few(judged.duplicated)}`;
+        return `at page_size ${pageSize}, ${judged.duplicated.length} item(s) show on two pages: ${fewKeys(judged.duplicated)}`;
       }
       if (judged.missing.length + judged.extra.length + judged.duplicated.length === 0) {
         if (walked.results !== undefined && walked.results !== keys.length && !changed) {
@@ -142,7 +141,7 @@ function judgeWalkAt(t: CaseContext, list: ListTarget, state: Snapshots, pageSiz
       if (changed) return undefined;
       const parts = [
         judged.missing.length > 0
-          ? `${judged.missing.length} item(s) never shown (${few(judged.missing)})`
+          ? `${judged.missing.length} item(s) never shown (${fewKeys(judged.missing)})`
           : "",
         judged.extra.length > 0 ? `${judged.extra.length} item(s) not in the whole list` : "",
         judged.duplicated.length > 0 ? `${judged.duplicated.length} item(s) on two pages` : "",
