@@ -10,6 +10,7 @@ import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { runConformance } from "../../runner/run.ts";
+import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { listOption, newRunId, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
@@ -266,11 +267,16 @@ export const runCommand: CommandModule<object, RunArgs> = {
     };
     process.once("SIGINT", interrupt);
     try {
+      // `conform fuzz` hands its progress bar over in the suite options; suites get it as a hook.
+      const progress = config.suiteOptions.progress;
       const finished = await runConformance(config, {
         runId,
         listeners: [(event) => reporters.emit(event)],
         signal: controller.signal,
         toolVersion,
+        ...(typeof progress === "function"
+          ? { hooks: { progress: progress as SuiteHooks["progress"] } }
+          : {}),
       });
       args.exitCode = finished.exitCode;
     } finally {
