@@ -398,7 +398,7 @@ export async function eachList(
   t: CaseContext,
   lists: readonly ListTarget[],
   canBeRead: string,
-  run: (list: ListTarget, before: readonly Item[]) => Promise<void>,
+  run: (list: ListTarget, before: readonly Item[]) => Promise<unknown>,
 ): Promise<void> {
   for (const list of lists) {
     const before = await snapshot(t, list);

@@ -54,6 +54,7 @@ import {
   readPage,
   refusesFilterOn,
   requireOperation,
+  type Snapshots,
   sameSet,
   stableKeys,
   type Verdict,
@@ -164,15 +165,11 @@ async function seedData(t: CaseContext): Promise<void> {
 /** Runs a property per filterable list, each with its unfiltered collection and its snapshots. */
 async function eachFilterable(
   t: CaseContext,
-  check: (
-    list: ListTarget,
-    state: { before: readonly Item[] },
-    properties: PropertyRunner,
-  ) => Promise<unknown>,
+  check: (list: ListTarget, state: Snapshots, properties: PropertyRunner) => Promise<unknown>,
 ): Promise<void> {
   const properties = new PropertyRunner(t, "filters");
   await eachList(t, await readableLists(t, filterable), "can be read unfiltered", (list, before) =>
-    check(list, { before }, properties).then(() => undefined),
+    check(list, { before }, properties),
   );
 }
 
