@@ -34,6 +34,14 @@ export * from "./toolkit/waits.ts";
 // Suite toolkit: request bodies (write targets, read-back), generators they use.
 export { type Generated, type Mutation, mutationsOf } from "./generators/case-meta.ts";
 export {
+  type FilterScenario,
+  type FilterValue,
+  filterObject,
+  filterScenarios,
+} from "./generators/filter-object.ts";
+export { invalidFilterObject } from "./generators/filter-object-invalid.ts";
+export { type PageQueryValues, pageParams } from "./generators/page-params.ts";
+export {
   type BodySchema,
   type RequestBodyConstraints,
   requestBody,
@@ -45,6 +53,13 @@ export {
   isBreakable,
   requestBodyInvalid,
 } from "./generators/request-body-invalid.ts";
+export {
+  checkFilter,
+  compareValues,
+  type FilterJudgement,
+  judgeFilteredList,
+} from "./oracles/filter-oracle.ts";
+export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
 export {
   type BodyFixtures,
   bodyFixturePort,
@@ -80,6 +95,7 @@ export {
   type Written,
   written,
 } from "./toolkit/bodies/written.ts";
+export * from "./toolkit/lists.ts";
 
 // Suite toolkit: protocol (tokens, login drivers).
 

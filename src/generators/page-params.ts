@@ -5,11 +5,14 @@
  * omitted. Invalid ones (`negative`, one mutation per parameter at fault, `field` = the parameter): page 0,
  * negative, non-integer, empty or a word; page_size 24, 501, 0, non-integer, empty.
  *
- * Values are the query text as sent (strings), since `2^64 / 25` is not a JavaScript number.
+ * Values are the query text as sent (strings), since `2^64 / 25` is not a JavaScript number. The page size
+ * bounds are the described ones (25..500, default 100) unless `bounds` says otherwise (another edition of the
+ * description): every edge above moves with them.
  * @module
  * @public
  */
 import fc from "fast-check";
+import { describedPageSize, type PageSizeBounds } from "../spec/conventions.ts";
 import { type Generated, type Mutation, negative, positive } from "./case-meta.ts";
 
 export interface PageQueryValues {
@@ -24,6 +27,8 @@ export interface PageParamsConstraints {
   readonly validOnly?: boolean;
   /** Only invalid values (default false). */
   readonly invalidOnly?: boolean;
+  /** `page_size` bounds and default (default: the described 25..500, 100). */
+  readonly bounds?: PageSizeBounds;
 }
 
 interface Choice {
@@ -36,18 +41,36 @@ interface Choice {
 
 const limit = 2n ** 64n;
 
-const pageSizeChoices: readonly Choice[] = [
-  { scenario: "page-size-omitted", text: undefined, valid: true },
-  { scenario: "page-size-min", text: "25", valid: true },
-  { scenario: "page-size-default", text: "100", valid: true },
-  { scenario: "page-size-max", text: "500", valid: true },
-  { scenario: "page-size-power-of-two", text: "32", valid: true },
-  { scenario: "page-size-below-min", text: "24", valid: false, detail: "24 is below 25" },
-  { scenario: "page-size-above-max", text: "501", valid: false, detail: "501 is above 500" },
-  { scenario: "page-size-zero", text: "0", valid: false, detail: "0 is below 25" },
-  { scenario: "page-size-non-integer", text: "25.5", valid: false, detail: "not an integer" },
-  { scenario: "page-size-empty", text: "", valid: false, detail: "an empty value" },
-];
+/** The page size edges of `bounds`; a power of two is one where 2^64 / page_size is exact. */
+function pageSizeChoices({ min, max, default: fallback }: PageSizeBounds): Choice[] {
+  const powerOfTwo = 2 ** Math.ceil(Math.log2(Math.max(1, min)));
+  return [
+    { scenario: "page-size-omitted", text: undefined, valid: true },
+    { scenario: "page-size-min", text: String(min), valid: true },
+    { scenario: "page-size-default", text: String(fallback), valid: true },
+    { scenario: "page-size-max", text: String(max), valid: true },
+    ...(powerOfTwo <= max
+      ? [{ scenario: "page-size-power-of-two", text: String(powerOfTwo), valid: true }]
+      : []),
+    {
+      scenario: "page-size-below-min",
+      text: String(min - 1),
+      valid: false,
+      detail: `${min - 1} is below ${min}`,
+    },
+    {
+      scenario: "page-size-above-max",
+      text: String(max + 1),
+      valid: false,
+      detail: `${max + 1} is above ${max}`,
+    },
+    ...(min > 0
+      ? [{ scenario: "page-size-zero", text: "0", valid: false, detail: `0 is below ${min}` }]
+      : []),
+    { scenario: "page-size-non-integer", text: `${min}.5`, valid: false, detail: "not an integer" },
+    { scenario: "page-size-empty", text: "", valid: false, detail: "an empty value" },
+  ];
+}
 
 function pageChoices(results: number, pageSize: number): Choice[] {
   const pages = Math.max(1, Math.ceil(results / pageSize));
@@ -77,11 +100,12 @@ export function pageParams(constraints: PageParamsConstraints): fc.Arbitrary<Gen
     const valid = page.valid && size.valid;
     return (!constraints.validOnly || valid) && (!constraints.invalidOnly || !valid);
   };
-  const sizes = pageSizeChoices.filter((choice) => !constraints.validOnly || choice.valid);
+  const bounds = constraints.bounds ?? describedPageSize;
+  const sizes = pageSizeChoices(bounds).filter((choice) => !constraints.validOnly || choice.valid);
   return fc
     .constantFrom(...sizes)
     .chain((size) => {
-      const effective = size.valid && size.text !== undefined ? Number(size.text) : 100;
+      const effective = size.valid && size.text !== undefined ? Number(size.text) : bounds.default;
       // Never empty: every page size has valid and invalid pages to pair with.
       const pairs = pageChoices(constraints.results, effective)
         .filter((page) => keep(page, size))

@@ -16,12 +16,22 @@
  * - a page past the last one but not above 2^64 / `page_size` answers an empty `data` and echoes the page asked;
  * - an empty value (`page=`) is a bad value, not an omitted one.
  * Values a lenient parser might read either way (`+5`, `05`, ` 5`, `1e2`) are `unspecified`.
+ *
+ * Another edition of the description may bound `page_size` otherwise: every judgement takes the bounds as an
+ * optional argument (suites pass what the loaded description says), defaulting to the ones described here.
  * @module
  */
+import type { PageSizeBounds } from "../spec/conventions.ts";
 
 export const pageSizeDefault = 100;
 export const pageSizeMin = 25;
 export const pageSizeMax = 500;
+/** The described bounds: 25..500, default 100. */
+export const describedBounds: PageSizeBounds = Object.freeze({
+  min: pageSizeMin,
+  max: pageSizeMax,
+  default: pageSizeDefault,
+});
 /** 2^64: a page above `pageLimit / page_size` answers the last page. */
 export const pageLimit = 2n ** 64n;
 
@@ -87,17 +97,21 @@ export function lastPageBelowLimit(pageSize: number): bigint {
 }
 
 /**
- * What a list of `results` items must answer for the query values given.
+ * What a list of `results` items must answer for the query values given, `page_size` bounded by `bounds`.
  * @public
  */
-export function expectPage(query: PageQuery, results: number): PageExpectation {
+export function expectPage(
+  query: PageQuery,
+  results: number,
+  bounds: PageSizeBounds = describedBounds,
+): PageExpectation {
   const page = parseValue(query.page);
   const size = parseValue(query.page_size);
   const fields: PageParameter[] = [];
   if (page.kind === "bad" || (page.kind === "integer" && page.value < 1n)) fields.push("page");
   if (
     size.kind === "bad" ||
-    (size.kind === "integer" && (size.value < BigInt(pageSizeMin) || size.value > BigInt(pageSizeMax)))
+    (size.kind === "integer" && (size.value < BigInt(bounds.min) || size.value > BigInt(bounds.max)))
   ) {
     fields.push("page_size");
   }
@@ -106,7 +120,7 @@ export function expectPage(query: PageQuery, results: number): PageExpectation {
   if (size.kind === "unclear") {
     return { status: "unspecified", reason: `page_size=${JSON.stringify(size.text)}` };
   }
-  const pageSize = size.kind === "integer" ? Number(size.value) : pageSizeDefault;
+  const pageSize = size.kind === "integer" ? Number(size.value) : bounds.default;
   const asked = page.kind === "integer" ? page.value : 1n;
   const pages = pageCount(results, pageSize);
   const clamped = aboveLimit(asked, pageSize);
@@ -144,7 +158,11 @@ export interface PageViolation {
  * page_size), `pages` = ceil(`results` / page_size) (1 when empty), `data` holds exactly the items of that slice.
  * @public
  */
-export function pageViolations(query: PageQuery, answer: PageAnswer): PageViolation[] {
+export function pageViolations(
+  query: PageQuery,
+  answer: PageAnswer,
+  bounds: PageSizeBounds = describedBounds,
+): PageViolation[] {
   const violations: PageViolation[] = [];
   if (answer.dataLength === undefined) {
     violations.push({
@@ -163,7 +181,7 @@ export function pageViolations(query: PageQuery, answer: PageAnswer): PageViolat
     });
     return violations;
   }
-  const expected = expectPage(query, answer.results);
+  const expected = expectPage(query, answer.results, bounds);
   if (expected.status !== "page") return violations;
   const actualPage = answer.page === undefined ? undefined : BigInt(answer.page);
   if (actualPage !== expected.page) {

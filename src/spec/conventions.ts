@@ -40,7 +40,7 @@ export interface ApiConventions {
 }
 
 /** What the description says when the loaded one says nothing: "Collections: pagination", "Limits". */
-const describedPageSize: PageSizeBounds = Object.freeze({ min: 25, max: 500, default: 100 });
+export const describedPageSize: PageSizeBounds = Object.freeze({ min: 25, max: 500, default: 100 });
 const describedEnvelope: ErrorEnvelope = Object.freeze({ list: "errors", reason: "reason", field: "field" });
 
 /**

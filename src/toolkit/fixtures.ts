@@ -56,6 +56,17 @@ export async function findRegion(
   )?.id;
 }
 
+/** Every listed region not in outage offering every capability asked for, in the catalogue's order. */
+export async function findRegions(t: CaseContext, capabilities: readonly Capability[]): Promise<string[]> {
+  const wanted = capabilities.map((capability) => apiFacts.capabilities[capability]);
+  return (await catalogue<Region>(t, "getRegions"))
+    .filter(
+      (region) =>
+        region.status !== "outage" && wanted.every((capability) => region.capabilities?.includes(capability)),
+    )
+    .map((region) => region.id);
+}
+
 /** The configured region, or the first listed one offering every capability; skips the case without one. */
 export async function chooseRegion(t: CaseContext, capabilities: readonly Capability[]): Promise<string> {
   const region = configured(t, "region") ?? (await findRegion(t, capabilities));

@@ -1,8 +1,16 @@
 /**
- * The public catalogue (regions and instance types): every page of both lists is well formed and consistent,
- * and every listed item can be read on its own. Read-only; works on any target, no token needed.
+ * The public catalogue (regions and instance types, found by operationId): every page of both lists is well formed
+ * and consistent, and every listed item can be read on its own. Read-only; works on any target, no token needed.
+ * @module
  */
-import { type CaseContext, defineSuite } from "../../src/index.ts";
+import {
+  type CaseContext,
+  call,
+  conventionsOf,
+  defineSuite,
+  pathOf,
+  requireOperation,
+} from "../../src/index.ts";
 
 interface Page {
   data: { id: string }[];
@@ -12,32 +20,29 @@ interface Page {
 }
 
 /** Reads every page of a list at the given page size, asserting the envelope holds together. */
-async function readAllPages(t: CaseContext, path: string, pageSize: number): Promise<{ id: string }[]> {
+async function readAllPages(
+  t: CaseContext,
+  operationId: string,
+  pageSize: number,
+): Promise<{ id: string }[]> {
+  const path = pathOf(requireOperation(t, operationId));
   const items: { id: string }[] = [];
   let pages = 1;
   for (let page = 1; page <= pages && page <= 100; page += 1) {
-    const response = await t.api.get(path, { query: { page, page_size: pageSize }, token: null });
-    if (
-      !t.expect(`${path} page ${page} answers 200`, response.status === 200, {
-        expected: 200,
-        actual: response.status,
-      })
-    )
-      break;
+    const response = await call(t, operationId, { query: { page, page_size: pageSize }, token: null });
+    const answered = `${path} page ${page} answers 200`;
+    if (!t.expect(answered, response.status === 200, { expected: 200, actual: response.status })) break;
     const body = response.json as Page;
     pages = body.pages;
     t.expect(`${path} page ${page} says it is page ${page}`, body.page === page, {
       expected: page,
       actual: body.page,
     });
-    t.expect(
-      `${path} pages = ceil(results / page_size)`,
-      body.pages === Math.max(1, Math.ceil(body.results / pageSize)),
-      {
-        expected: Math.max(1, Math.ceil(body.results / pageSize)),
-        actual: body.pages,
-      },
-    );
+    const expectedPages = Math.max(1, Math.ceil(body.results / pageSize));
+    t.expect(`${path} pages = ceil(results / page_size)`, body.pages === expectedPages, {
+      expected: expectedPages,
+      actual: body.pages,
+    });
     const expectedLength = page < body.pages ? pageSize : body.results - pageSize * (body.pages - 1);
     t.expect(`${path} page ${page} holds ${expectedLength} items`, body.data.length === expectedLength, {
       expected: expectedLength,
@@ -52,21 +57,20 @@ async function readAllPages(t: CaseContext, path: string, pageSize: number): Pro
   return items;
 }
 
-function singles(list: string) {
+/** A case reading every item of list `listId` through `singleId`, one by one. */
+function singles(listId: string, singleId: string) {
   return async (t: CaseContext) => {
-    const items = await readAllPages(t, list, 500);
-    if (items.length === 0) t.skip(`${list} is empty on this target: nothing to read one by one`);
+    const single = requireOperation(t, singleId);
+    const items = await readAllPages(t, listId, conventionsOf(t.spec).pageSize.max);
+    if (items.length === 0) {
+      t.skip(`${pathOf(requireOperation(t, listId))} is empty on this target: nothing to read one by one`);
+    }
     for (const item of items) {
-      const response = await t.api.get(`${list}/${encodeURIComponent(item.id)}`, { token: null });
-      t.expect(`${list}/${item.id} answers 200`, response.status === 200, {
-        expected: 200,
-        actual: response.status,
-      });
+      const path = pathOf(single, item.id);
+      const response = await call(t, singleId, { params: [item.id], token: null });
+      t.expect(`${path} answers 200`, response.status === 200, { expected: 200, actual: response.status });
       const body = response.json as { id?: string } | undefined;
-      t.expect(`${list}/${item.id} is that item`, body?.id === item.id, {
-        expected: item.id,
-        actual: body?.id,
-      });
+      t.expect(`${path} is that item`, body?.id === item.id, { expected: item.id, actual: body?.id });
     }
   };
 }
@@ -78,31 +82,35 @@ export default defineSuite({
   cases: [
     {
       id: "regions-pages",
-      title: "GET /regions pages hold together at page_size 25",
+      title: "The regions' pages hold together at the smallest page size",
       run: async (t) => {
-        const items = await readAllPages(t, "/regions", 25);
+        const items = await readAllPages(t, "getRegions", conventionsOf(t.spec).pageSize.min);
         t.expect("regions are listed", items.length > 0, { actual: items.length });
       },
     },
     {
       id: "types-pages",
-      title: "GET /compute/types pages hold together at page_size 25",
+      title: "The instance types' pages hold together at the smallest page size",
       run: async (t) => {
-        const items = await readAllPages(t, "/compute/types", 25);
+        const items = await readAllPages(t, "getComputeTypes", conventionsOf(t.spec).pageSize.min);
         t.expect("instance types are listed", items.length > 0, { actual: items.length });
       },
     },
-    { id: "region-singles", title: "Every listed region can be read on its own", run: singles("/regions") },
+    {
+      id: "region-singles",
+      title: "Every listed region can be read on its own",
+      run: singles("getRegions", "getRegion"),
+    },
     {
       id: "type-singles",
       title: "Every listed instance type can be read on its own",
-      run: singles("/compute/types"),
+      run: singles("getComputeTypes", "getComputeType"),
     },
     {
       id: "unknown-region",
       title: "An unknown region answers 404 Not found",
       run: async (t) => {
-        const response = await t.api.get("/regions/no-such-region-0", { token: null });
+        const response = await call(t, "getRegion", { params: ["no-such-region-0"], token: null });
         t.expect("answers 404", response.status === 404, { expected: 404, actual: response.status });
       },
     },

@@ -1,199 +1,75 @@
 /**
- * X-Filter semantics, judged by the oracle (`src/oracles/filter-oracle.ts`) on every paginated list of the spec
- * that has filterable fields. Generated filters (`src/generators/filter-object.ts`) draw their values from what the
- * target holds; for each one, what the target returns across all pages must be the oracle applied to the whole
- * unfiltered collection (the set, and with `+order_by` the order). Metamorphic properties need no oracle: `+and`
- * is the intersection, `+or` the union, `desc` the reverse of `asc` up to ties, and the set does not depend on the
- * page size. Invalid filters (`src/generators/filter-object-invalid.ts`) must get 400 with an error, and a field
- * that is not filterable the description's `Cannot filter on <field>` on field `X-Filter`.
+ * X-Filter semantics, judged by the filter oracle on every paginated list of the description that has filterable
+ * fields. Generated filters (`filterObject`) draw their values from what the target holds; for each one, what the
+ * target returns across all pages must be the oracle applied to the whole unfiltered collection (the set, and with
+ * `+order_by` the order). Metamorphic properties need no oracle: `+and` is the intersection, `+or` the union,
+ * `desc` the reverse of `asc` up to ties, and the set does not depend on the page size. Invalid filters
+ * (`invalidFilterObject`) must get 400 with an error, and a field that is not filterable the described
+ * `Cannot filter on <field>` on the filter header's field.
  *
  * Read-only but for `seed-data` (tag `writes`), which fills nearly empty lists on the embedded reference server so
  * filters have something to select from. Collections that change during a check (other clients writing) are
  * handled: items that changed meanwhile are not judged. Bounded: a few hundred requests in the default run;
- * `conform fuzz filters --runs N` runs longer campaigns (`t.options.runs`).
+ * `conform fuzz filters --runs N` runs longer campaigns.
  * @module
  */
 import fc from "fast-check";
-import type { Generated } from "../../src/generators/case-meta.ts";
-import { mutationsOf } from "../../src/generators/case-meta.ts";
 import {
+  apiFacts,
+  type CaseContext,
+  call,
+  checkFilter,
+  chooseImage,
+  chooseType,
+  compareValues,
+  conventionsOf,
+  createdId,
+  defineSuite,
+  describeFilterJudgement,
+  eachList,
+  errorsOf,
   type FilterScenario,
   type FilterValue,
+  filterHeader,
   filterObject,
   filterScenarios,
-} from "../../src/generators/filter-object.ts";
-import { invalidFilterObject } from "../../src/generators/filter-object-invalid.ts";
-import { type CaseContext, defineSuite } from "../../src/index.ts";
-import {
-  checkFilter,
-  compareValues,
-  type FilterJudgement,
+  findLists,
+  findRegions,
+  type Generated,
+  type Item,
+  invalidFilterObject,
+  isErrorBody,
+  itemKey,
   judgeFilteredList,
-} from "../../src/oracles/filter-oracle.ts";
-import { pageViolations } from "../../src/oracles/pagination-oracle.ts";
-import type { FilterableField } from "../../src/spec/types.ts";
-import { findLists, type Item, itemKey, type ListTarget, readPage, walk } from "./support/lists.ts";
-import { PropertyRunner, type Verdict } from "./support/property-run.ts";
+  judgeStably,
+  type ListSelection,
+  type ListTarget,
+  mutationsOf,
+  type OperationInfo,
+  PropertyRunner,
+  pathOf,
+  readAll,
+  readAnswers,
+  readableLists,
+  readPage,
+  refusesFilterOn,
+  requireOperation,
+  type Snapshots,
+  sameSet,
+  stableKeys,
+  type Verdict,
+} from "../../src/index.ts";
 
-const listsKey = "filters:lists";
+const filterable: ListSelection = {
+  key: "filters:lists",
+  keep: (operation) => operation.filterableFields.length > 0,
+  none: "the description has no paginated list with filterable fields that can be read here",
+};
+const fieldsOf = (list: ListTarget) => list.operation.filterableFields;
 /** Every scenario but `order`: these filters get their ordering from the property itself. */
 const unorderedScenarios: readonly FilterScenario[] = filterScenarios.filter(
   (scenario) => scenario !== "order",
 );
-/** Said of a list or an answer with more pages than one walk reads: not judged (logged), never a failure. */
-const tooLarge = "more pages than one check reads";
-/** Tries of a check whose collection changed while several pages were read. */
-const attempts = 3;
-
-interface FilterableList extends ListTarget {
-  readonly fields: readonly FilterableField[];
-}
-
-async function filterableLists(t: CaseContext): Promise<FilterableList[]> {
-  const cached = t.shared.get(listsKey) as FilterableList[] | undefined;
-  if (cached) return cached;
-  const found = await findLists(t, (operation) => operation.filterableFields.length > 0);
-  for (const entry of found.skipped) t.log(`${entry.operationId} not checked: ${entry.reason}`);
-  const lists = found.lists.map((list) => ({ ...list, fields: list.operation.filterableFields }));
-  if (lists.length === 0)
-    t.skip("the spec has no paginated list with filterable fields that can be read here");
-  t.shared.set(listsKey, lists);
-  return lists;
-}
-
-/** The whole unfiltered collection (pages of 500), or what went wrong. */
-async function snapshot(t: CaseContext, list: ListTarget): Promise<readonly Item[] | string> {
-  const read = await walk(t, list, { pageSize: 500 });
-  if (read.status === "refused") return `answered ${read.response.status} to an unfiltered read`;
-  if (!read.complete) return tooLarge;
-  return read.items;
-}
-
-/** Reads a filter's answer over every page; a string says why there is none. */
-async function filtered(
-  t: CaseContext,
-  list: ListTarget,
-  filter: unknown,
-  pageSize: number,
-): Promise<{ items: readonly Item[]; pages: number } | string> {
-  const read = await walk(t, list, { pageSize, filter });
-  if (read.status === "refused") {
-    return `answered ${read.response.status} on page ${read.page}: ${read.response.text.slice(0, 200)}`;
-  }
-  if (!read.complete) return tooLarge;
-  for (const { query, read: page } of read.answers) {
-    const body = page.body!;
-    const broken = pageViolations(query, {
-      page: body.page,
-      pages: body.pages,
-      results: body.results,
-      dataLength: body.data.length,
-    });
-    if (broken.length > 0) {
-      return `page ${query.page} at page_size ${pageSize}: ${broken.map((violation) => `${violation.message} (expected ${String(violation.expected)}, got ${String(violation.actual)})`).join("; ")}`;
-    }
-  }
-  return { items: read.items, pages: read.pages };
-}
-
-function describeJudgement(judgement: Extract<FilterJudgement, { status: "failed" }>): string {
-  const few = (keys: readonly string[]) => `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
-  const parts: string[] = [];
-  if (judgement.missing.length > 0)
-    parts.push(`left out ${judgement.missing.length} matching item(s): ${few(judgement.missing)}`);
-  if (judgement.unexpected.length > 0) {
-    parts.push(
-      `returned ${judgement.unexpected.length} item(s) that do not match: ${few(judgement.unexpected)}`,
-    );
-  }
-  if (judgement.duplicated.length > 0) parts.push(`returned item(s) twice: ${few(judgement.duplicated)}`);
-  if (judgement.misordered) {
-    const { index, expected, actual, key } = judgement.misordered;
-    parts.push(
-      `out of order at position ${index}: expected a value ${JSON.stringify(expected)}, got ${JSON.stringify(actual)} (item ${key})`,
-    );
-  }
-  return parts.join("; ");
-}
-
-/** Keys of items in both snapshots with the same filterable values: the ones a comparison may judge. */
-function stableKeys(
-  before: readonly Item[],
-  after: readonly Item[],
-  fields: readonly FilterableField[],
-): Set<string> {
-  const project = (item: Item) => JSON.stringify(fields.map((field) => item[field.name] ?? null));
-  const later = new Map(after.map((item) => [itemKey(item), project(item)]));
-  return new Set(before.filter((item) => later.get(itemKey(item)) === project(item)).map(itemKey));
-}
-
-const sameSet = (a: Iterable<string>, b: Iterable<string>) => {
-  const left = new Set(a);
-  const right = new Set(b);
-  return left.size === right.size && [...left].every((key) => right.has(key));
-};
-
-interface SnapshotState {
-  /** The latest unfiltered read: the "before" of the next check. */
-  before: readonly Item[];
-}
-
-/**
- * Reads an answer, then the unfiltered collection again, and judges the answer against both snapshots; a judge
- * that says `undefined` (the collection changed while several pages were read) gets another try. Gives up
- * passing, with a log line, after {@link attempts}.
- */
-async function judgeStably<T>(
-  t: CaseContext,
-  list: ListTarget,
-  state: SnapshotState,
-  read: () => Promise<T | string>,
-  judge: (answer: T, before: readonly Item[], after: readonly Item[]) => Verdict | undefined,
-): Promise<Verdict> {
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const before = state.before;
-    const answer = await read();
-    const after = typeof answer === "string" ? answer : await snapshot(t, list);
-    if (answer === tooLarge || after === tooLarge) {
-      t.log(`${list.path}: ${tooLarge}; not judged`);
-      return true;
-    }
-    if (typeof answer === "string") return answer;
-    if (typeof after === "string") return after;
-    state.before = after;
-    const verdict = judge(answer, before, after);
-    if (verdict !== undefined) return verdict;
-  }
-  t.log(`${list.path}: the collection kept changing during the check; not judged`);
-  return true;
-}
-
-/** Each list with its unfiltered collection; a list that cannot be read is a failure of the case. */
-async function eachList(
-  t: CaseContext,
-  run: (list: FilterableList, before: readonly Item[]) => Promise<void>,
-): Promise<void> {
-  for (const list of await filterableLists(t)) {
-    const before = await snapshot(t, list);
-    if (before === tooLarge) {
-      t.log(`${list.path}: ${tooLarge}; its filters are not judged`);
-      continue;
-    }
-    if (
-      !t.expect(`${list.operation.operationId} can be read unfiltered`, typeof before !== "string", {
-        actual: before,
-      })
-    ) {
-      continue;
-    }
-    await run(list, before as readonly Item[]);
-  }
-}
-
-function errorsOf(json: unknown): { reason?: unknown; field?: unknown }[] {
-  const errors = (json as { errors?: unknown } | undefined)?.errors;
-  return Array.isArray(errors) ? (errors as { reason?: unknown; field?: unknown }[]) : [];
-}
 
 /** An invalid filter must get 400 with an error (reason a string); an unfilterable field the described one. */
 async function refusal(
@@ -202,28 +78,24 @@ async function refusal(
   generated: Generated<{ header: string }>,
 ): Promise<Verdict> {
   const { response } = await readPage(t, list, { page: "1" }, generated.value.header);
-  const errors = errorsOf(response.json);
   if (response.status !== 400) return `answered ${response.status}, not 400`;
-  if (errors.length === 0 || errors.some((error) => typeof error.reason !== "string")) {
-    return "400 without an error holding a reason";
-  }
+  if (!isErrorBody(t, response)) return "400 without an error holding a reason";
   const [mutation] = mutationsOf(generated.meta);
-  if (mutation?.operator === "unfilterable-field") {
-    const reason = `Cannot filter on ${mutation.detail}`;
-    if (!errors.some((error) => error.reason === reason && error.field === "X-Filter")) {
-      return `no error {reason: "${reason}", field: "X-Filter"} among ${JSON.stringify(errors)}`;
-    }
+  const field = String(mutation?.detail);
+  if (mutation?.operator === "unfilterable-field" && !refusesFilterOn(t, response, field)) {
+    const wanted = `{reason: "${apiFacts.cannotFilterOn(field)}", field: "${filterHeader(t)}"}`;
+    return `no error ${wanted} among ${JSON.stringify(errorsOf(t, response))}`;
   }
   return true;
 }
 
 /** Labels and values for the lists `seed-data` fills. */
 const balancerSeeds = [
-  { name: "fb-alpha", tags: ["Alpha", "web"], throttle: 0 },
-  { name: "fb-beta", tags: ["alpha"], throttle: 5 },
-  { name: "fb-gamma", tags: [], throttle: 20 },
-  { name: "fb-delta", tags: ["web", "Beta"], throttle: 10 },
-  { name: "fb-epsilon", tags: ["beta", "web"], throttle: 20 },
+  { name: "fb-alpha", client_conn_throttle: 0, tags: ["Alpha", "web"] },
+  { name: "fb-beta", client_conn_throttle: 5, tags: ["alpha"] },
+  { name: "fb-gamma", client_conn_throttle: 20, tags: [] },
+  { name: "fb-delta", client_conn_throttle: 10, tags: ["web", "Beta"] },
+  { name: "fb-epsilon", client_conn_throttle: 20, tags: ["beta", "web"] },
 ];
 const instanceSeeds = [
   { name: "fi-web1", group: "web", tags: ["prod", "Blue"], image: true },
@@ -236,122 +108,110 @@ const instanceSeeds = [
 /** Lists with fewer items than this get seeded (the embedded reference starts empty). */
 const fewItems = 5;
 
+/** Fills the load balancer and instance lists (and private addresses) when they hold fewer than {@link fewItems}. */
+async function seedData(t: CaseContext): Promise<void> {
+  if (!t.target.embedded || !t.target.writesAllowed) {
+    t.skip("seeding creates load balancers and instances: only on the embedded reference server");
+  }
+  // Every operation first: a case skipped half-way must not leave what it made unregistered for cleanup.
+  const deleteBalancer = requireOperation(t, "deleteNodeBalancer");
+  const deleteInstance = requireOperation(t, "deleteComputeInstance");
+  for (const id of ["createNodeBalancer", "createComputeInstance", "allocateIP"]) requireOperation(t, id);
+  const count = async (operationId: string) => {
+    const page = await call(t, operationId, { query: { page_size: conventionsOf(t.spec).pageSize.min } });
+    return page.status === 200 ? ((page.json as { results?: number }).results ?? 0) : Number.NaN;
+  };
+  const balancers = await count("getNodeBalancers");
+  const instances = await count("getComputeInstances");
+  if (!(balancers < fewItems) && !(instances < fewItems)) t.skip("every list already holds items to filter");
+  const regions = await findRegions(t, ["instances", "balancers"]);
+  if (regions.length === 0) t.skip("no region with instances and load balancers is listed");
+  const type = await chooseType(t);
+  const regionAt = (index: number) => regions[index % Math.min(3, regions.length)]!;
+  /** Creates one item (`what`: "a load balancer") and registers it for deletion; its id, if created. */
+  const create = async (what: string, operationId: string, remove: OperationInfo, json: object) => {
+    const created = await call(t, operationId, { json });
+    const id = createdId(created);
+    if (!t.expect(`${what} to filter is created`, id !== undefined, { actual: created.status })) return;
+    t.cleanup(`${what.replace(/^an? /, "")} ${id}`, pathOf(remove, id!));
+    return id;
+  };
+  for (const [index, { name, ...seed }] of (balancers < fewItems ? balancerSeeds : []).entries()) {
+    const json = { region: regionAt(index), label: t.label(name), ...seed };
+    if ((await create("a load balancer", "createNodeBalancer", deleteBalancer, json)) === undefined) break;
+  }
+  const password = `Filter-seed-${t.seed}-correct-horse-battery`;
+  t.secret(password);
+  for (const [index, { name, image, ...seed }] of (instances < fewItems ? instanceSeeds : []).entries()) {
+    const credentials = image ? { image: chooseImage(t), root_pass: password } : {};
+    const json = {
+      region: regionAt(index),
+      type,
+      label: t.label(name),
+      ...seed,
+      booted: false,
+      ...credentials,
+    };
+    const id = await create("an instance", "createComputeInstance", deleteInstance, json);
+    if (id === undefined) break;
+    if (index % 2 !== 0) continue;
+    // A private address too: the address list gets non-public entries, the instance a second ipv4.
+    const address = await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: id } });
+    t.expect("a private address to filter is allocated", address.status === 200, { actual: address.status });
+  }
+  t.shared.delete(filterable.key);
+}
+
+/** Runs a property per filterable list, each with its unfiltered collection and its snapshots. */
+async function eachFilterable(
+  t: CaseContext,
+  check: (list: ListTarget, state: Snapshots, properties: PropertyRunner) => Promise<unknown>,
+): Promise<void> {
+  const properties = new PropertyRunner(t, "filters");
+  await eachList(t, await readableLists(t, filterable), "can be read unfiltered", (list, before) =>
+    check(list, { before }, properties),
+  );
+}
+
 export default defineSuite({
   id: "filters",
   title: "X-Filter semantics: generated filters judged by an oracle, metamorphic properties, invalid filters",
   tags: ["read-only"],
+  fuzz: {
+    campaign: "filters",
+    describe:
+      "X-Filter semantics: generated filters judged by the oracle, metamorphic properties, invalid filters",
+  },
   cases: [
     {
       id: "seed-data",
       title: "Lists that are (nearly) empty on the embedded reference get items to filter",
       tags: ["writes"],
-      run: async (t) => {
-        if (!t.target.embedded || !t.target.writesAllowed) {
-          t.skip("seeding creates load balancers and instances: only on the embedded reference server");
-        }
-        const count = async (path: string) => {
-          const page = await t.api.get(path, { query: { page_size: 25 } });
-          return page.status === 200 ? ((page.json as { results?: number }).results ?? 0) : Number.NaN;
-        };
-        const balancers = await count("/nodebalancers");
-        const instances = await count("/compute/instances");
-        if (!(balancers < fewItems) && !(instances < fewItems))
-          t.skip("every list already holds items to filter");
-        const regions = (
-          (await t.api.get("/regions", { query: { page_size: 500 }, token: null })).json as {
-            data?: { id: string; capabilities?: string[] }[];
-          }
-        )?.data?.filter((region) =>
-          ["Linodes", "NodeBalancers"].every((capability) => region.capabilities?.includes(capability)),
-        );
-        const type = (
-          (await t.api.get("/compute/types", { query: { page_size: 25 }, token: null })).json as {
-            data?: { id: string }[];
-          }
-        )?.data?.[0]?.id;
-        if (!regions?.length || !type)
-          t.skip("no region with instances and load balancers, or no type, is listed");
-        const usable = regions ?? [];
-        const regionAt = (index: number) => usable[index % Math.min(3, usable.length)]!.id;
-        if (balancers < fewItems) {
-          for (const [index, seed] of balancerSeeds.entries()) {
-            const created = await t.api.post("/nodebalancers", {
-              region: regionAt(index),
-              label: t.label(seed.name),
-              client_conn_throttle: seed.throttle,
-              tags: seed.tags,
-            });
-            if (
-              !t.expect("a load balancer to filter is created", created.status === 200, {
-                actual: created.status,
-              })
-            )
-              break;
-            const id = (created.json as { id: number }).id;
-            t.cleanup(`load balancer ${id}`, `/nodebalancers/${id}`);
-          }
-        }
-        if (instances < fewItems) {
-          const password = `Filter-seed-${t.seed}-correct-horse-battery`;
-          t.secret(password);
-          for (const [index, seed] of instanceSeeds.entries()) {
-            const created = await t.api.post("/compute/instances", {
-              region: regionAt(index),
-              type,
-              label: t.label(seed.name),
-              group: seed.group,
-              tags: seed.tags,
-              booted: false,
-              ...(seed.image ? { image: "compute/debian12", root_pass: password } : {}),
-            });
-            if (
-              !t.expect("an instance to filter is created", created.status === 200, {
-                actual: created.status,
-              })
-            )
-              break;
-            const id = (created.json as { id: number }).id;
-            t.cleanup(`instance ${id}`, `/compute/instances/${id}`);
-            if (index % 2 === 0) {
-              // A private address too: the address list gets non-public entries, the instance a second ipv4.
-              const address = await t.api.post("/networking/ips", {
-                type: "ipv4",
-                public: false,
-                compute_id: id,
-              });
-              t.expect("a private address to filter is allocated", address.status === 200, {
-                actual: address.status,
-              });
-            }
-          }
-        }
-        t.shared.delete(listsKey);
-      },
+      run: seedData,
     },
     {
       id: "semantics",
       title: "A generated filter answers, over all pages, what the oracle says of the unfiltered collection",
-      run: async (t) => {
-        const properties = new PropertyRunner(t, "filters");
-        await eachList(t, async (list, unfiltered) => {
-          const state: SnapshotState = { before: unfiltered };
-          const arbitrary = fc.record({
-            filter: filterObject({ fields: list.fields, items: unfiltered }),
-            pageSize: fc.constantFrom(500, 100, 25),
-          });
-          await properties.check({
+      run: (t) =>
+        eachFilterable(t, (list, state, properties) => {
+          const { min, max, default: fallback } = conventionsOf(t.spec).pageSize;
+          const fields = fieldsOf(list);
+          return properties.check({
             name: `${list.operation.operationId} answers what the oracle says`,
-            arbitrary,
+            arbitrary: fc.record({
+              filter: filterObject({ fields, items: state.before }),
+              pageSize: fc.constantFrom(max, fallback, min),
+            }),
             defaultRuns: 12,
             predicate: async ({ filter, pageSize }) => {
-              const verdict = checkFilter(filter.value, list.fields);
+              const verdict = checkFilter(filter.value, fields);
               if (verdict.status !== "valid")
                 throw new Error(`generated an invalid filter: ${JSON.stringify(verdict)}`);
               return judgeStably(
                 t,
                 list,
                 state,
-                () => filtered(t, list, filter.value, pageSize),
+                () => readAll(t, list, pageSize, filter.value),
                 (answer, before, after) => {
                   const judgement = judgeFilteredList({
                     before,
@@ -360,26 +220,28 @@ export default defineSuite({
                     pages: answer.pages,
                     filter: verdict.filter,
                     key: itemKey,
-                    fields: list.fields,
+                    fields,
                   });
                   if (judgement.status === "inconclusive") return undefined;
-                  return judgement.status === "passed" ? true : describeJudgement(judgement);
+                  return judgement.status === "passed" ? true : describeFilterJudgement(judgement);
                 },
               );
             },
           });
-        });
-      },
+        }),
     },
     {
       id: "and-or",
       title: "+and of two filters answers the intersection of their answers, +or the union",
-      run: async (t) => {
-        const properties = new PropertyRunner(t, "filters");
-        await eachList(t, async (list, unfiltered) => {
-          const state: SnapshotState = { before: unfiltered };
-          const one = filterObject({ fields: list.fields, items: unfiltered, scenarios: unorderedScenarios });
-          await properties.check({
+      run: (t) =>
+        eachFilterable(t, (list, state, properties) => {
+          const one = filterObject({
+            fields: fieldsOf(list),
+            items: state.before,
+            scenarios: unorderedScenarios,
+          });
+          const pageSize = conventionsOf(t.spec).pageSize.max;
+          return properties.check({
             name: `${list.operation.operationId}: +and is the intersection, +or the union`,
             arbitrary: fc.record({ a: one, b: one }),
             defaultRuns: 4,
@@ -388,92 +250,68 @@ export default defineSuite({
                 t,
                 list,
                 state,
-                async () => {
-                  const answers: { keys: string[]; pages: number }[] = [];
-                  for (const filter of [
-                    a.value,
-                    b.value,
-                    { "+and": [a.value, b.value] },
-                    { "+or": [a.value, b.value] },
-                  ]) {
-                    const answer = await filtered(t, list, filter, 500);
-                    if (typeof answer === "string") {
-                      return answer === tooLarge ? tooLarge : `${JSON.stringify(filter)} ${answer}`;
-                    }
-                    answers.push({ keys: answer.items.map(itemKey), pages: answer.pages });
-                  }
-                  return answers;
-                },
+                () =>
+                  readAnswers(
+                    t,
+                    list,
+                    [a.value, b.value, { "+and": [a.value, b.value] }, { "+or": [a.value, b.value] }].map(
+                      (filter) => ({ filter, pageSize }),
+                    ),
+                  ),
                 (answers, before, after) => {
-                  const stable = stableKeys(before, after, list.fields);
-                  if (
-                    stable.size < new Set([...before, ...after].map(itemKey)).size &&
-                    answers.some((answer) => answer.pages > 1)
-                  ) {
-                    return undefined;
-                  }
+                  const stable = stableKeys(before, after, fieldsOf(list));
+                  if (stable.changed && answers.some((answer) => answer.pages > 1)) return undefined;
                   const [inA, inB, both, either] = answers.map(
-                    (answer) => new Set(answer.keys.filter((key) => stable.has(key))),
+                    (answer) => new Set(answer.items.map(itemKey).filter((key) => stable.keys.has(key))),
                   );
                   const intersection = [...inA!].filter((key) => inB!.has(key));
                   const union = new Set([...inA!, ...inB!]);
-                  if (!sameSet(both!, intersection)) {
+                  if (!sameSet(both!, intersection))
                     return `+and answered ${both!.size} item(s), the intersection holds ${intersection.length}`;
-                  }
                   if (!sameSet(either!, union))
                     return `+or answered ${either!.size} item(s), the union holds ${union.size}`;
                   return true;
                 },
               ),
           });
-        });
-      },
+        }),
     },
     {
       id: "order-reverse",
       title: "+order desc answers the reverse of asc, up to ties",
-      run: async (t) => {
-        const properties = new PropertyRunner(t, "filters");
-        await eachList(t, async (list, unfiltered) => {
-          const orderable = list.fields.filter((field) => field.type !== "array").map((field) => field.name);
+      run: (t) =>
+        eachFilterable(t, async (list, state, properties) => {
+          const fields = fieldsOf(list);
+          const orderable = fields.filter((field) => field.type !== "array").map((field) => field.name);
           if (orderable.length === 0) return;
-          const state: SnapshotState = { before: unfiltered };
-          const arbitrary = fc.record({
-            where: fc.option(
-              filterObject({ fields: list.fields, items: unfiltered, scenarios: unorderedScenarios }),
-              {
-                nil: undefined,
-              },
-            ),
-            orderBy: fc.constantFrom(...orderable),
-          });
+          const pageSize = conventionsOf(t.spec).pageSize.max;
+          const where = filterObject({ fields, items: state.before, scenarios: unorderedScenarios });
           await properties.check({
             name: `${list.operation.operationId}: desc is the reverse of asc`,
-            arbitrary,
+            arbitrary: fc.record({
+              where: fc.option(where, { nil: undefined }),
+              orderBy: fc.constantFrom(...orderable),
+            }),
             defaultRuns: 4,
             predicate: ({ where, orderBy }) =>
               judgeStably(
                 t,
                 list,
                 state,
-                async () => {
-                  const answers: { items: readonly Item[]; pages: number }[] = [];
-                  for (const order of ["asc", "desc"]) {
-                    const filter = { ...where?.value, "+order_by": orderBy, "+order": order };
-                    const answer = await filtered(t, list, filter, 500);
-                    if (typeof answer === "string") {
-                      return answer === tooLarge ? tooLarge : `${JSON.stringify(filter)} ${answer}`;
-                    }
-                    answers.push(answer);
-                  }
-                  return answers;
-                },
+                () =>
+                  readAnswers(
+                    t,
+                    list,
+                    ["asc", "desc"].map((order) => ({
+                      filter: { ...where?.value, "+order_by": orderBy, "+order": order },
+                      pageSize,
+                    })),
+                  ),
                 ([asc, desc], before, after) => {
-                  const stable = stableKeys(before, after, list.fields);
-                  const changed = stable.size < new Set([...before, ...after].map(itemKey)).size;
-                  if (changed && (asc!.pages > 1 || desc!.pages > 1)) return undefined;
-                  const ascending = asc!.items.filter((item) => stable.has(itemKey(item)));
-                  const descending = desc!.items.filter((item) => stable.has(itemKey(item)));
+                  const stable = stableKeys(before, after, fields);
+                  if (stable.changed && (asc!.pages > 1 || desc!.pages > 1)) return undefined;
+                  const ascending = asc!.items.filter((item) => stable.keys.has(itemKey(item)));
+                  const descending = desc!.items.filter((item) => stable.keys.has(itemKey(item)));
                   if (!sameSet(ascending.map(itemKey), descending.map(itemKey))) {
                     return `asc answered ${ascending.length} item(s), desc ${descending.length}: not the same set`;
                   }
@@ -481,85 +319,72 @@ export default defineSuite({
                   const at = ascending.findIndex(
                     (item, index) => compareValues(item[orderBy], reversed[index]![orderBy]) !== 0,
                   );
-                  if (at >= 0) {
-                    return `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`;
-                  }
-                  return true;
+                  if (at < 0) return true;
+                  return `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`;
                 },
               ),
           });
-        });
-      },
+        }),
     },
     {
       id: "page-size-independent",
       title: "A filter answers the same items (in the same order) at any page size",
-      run: async (t) => {
-        const properties = new PropertyRunner(t, "filters");
-        await eachList(t, async (list, unfiltered) => {
-          const state: SnapshotState = { before: unfiltered };
-          const arbitrary = fc.record({
-            filter: filterObject({ fields: list.fields, items: unfiltered }),
-            pageSize: fc.integer({ min: 25, max: 100 }),
-          });
-          await properties.check({
+      run: (t) =>
+        eachFilterable(t, (list, state, properties) => {
+          const { min, max, default: fallback } = conventionsOf(t.spec).pageSize;
+          return properties.check({
             name: `${list.operation.operationId}: the answer does not depend on page_size`,
-            arbitrary,
+            arbitrary: fc.record({
+              filter: filterObject({ fields: fieldsOf(list), items: state.before }),
+              pageSize: fc.integer({ min, max: fallback }),
+            }),
             defaultRuns: 3,
             predicate: ({ filter, pageSize }) =>
               judgeStably(
                 t,
                 list,
                 state,
-                async () => {
-                  const small = await filtered(t, list, filter.value, pageSize);
-                  if (typeof small === "string") return small;
-                  const large = await filtered(t, list, filter.value, 500);
-                  if (typeof large === "string") return large;
-                  return [small, large] as const;
-                },
+                () =>
+                  readAnswers(t, list, [
+                    { filter: filter.value, pageSize },
+                    { filter: filter.value, pageSize: max },
+                  ]),
                 ([small, large], before, after) => {
-                  const stable = stableKeys(before, after, list.fields);
-                  if (stable.size < new Set([...before, ...after].map(itemKey)).size && small.pages > 1)
-                    return undefined;
-                  const smallKeys = small.items.map(itemKey).filter((key) => stable.has(key));
-                  const largeKeys = large.items.map(itemKey).filter((key) => stable.has(key));
+                  const stable = stableKeys(before, after, fieldsOf(list));
+                  if (stable.changed && small!.pages > 1) return undefined;
+                  const smallKeys = small!.items.map(itemKey).filter((key) => stable.keys.has(key));
+                  const largeKeys = large!.items.map(itemKey).filter((key) => stable.keys.has(key));
                   if (new Set(smallKeys).size !== smallKeys.length)
                     return `page_size ${pageSize} repeats an item across pages`;
-                  if (!sameSet(smallKeys, largeKeys)) {
-                    return `page_size ${pageSize} answered ${smallKeys.length} item(s), page_size 500 ${largeKeys.length}`;
-                  }
+                  if (!sameSet(smallKeys, largeKeys))
+                    return `page_size ${pageSize} answered ${smallKeys.length} item(s), page_size ${max} ${largeKeys.length}`;
                   const order = (filter.value as FilterValue)["+order_by"];
-                  if (typeof order === "string") {
-                    const value = (keys: string[], items: readonly Item[]) => {
-                      const byKey = new Map(items.map((item) => [itemKey(item), item[order]]));
-                      return keys.map((key) => byKey.get(key));
-                    };
-                    const a = value(smallKeys, small.items);
-                    const b = value(largeKeys, large.items);
-                    const at = a.findIndex((entry, index) => compareValues(entry, b[index]) !== 0);
-                    if (at >= 0)
-                      return `ordered by ${order}, position ${at} differs between page_size ${pageSize} and 500`;
-                  }
-                  return true;
+                  if (typeof order !== "string") return true;
+                  const value = (keys: string[], items: readonly Item[]) => {
+                    const byKey = new Map(items.map((item) => [itemKey(item), item[order]]));
+                    return keys.map((key) => byKey.get(key));
+                  };
+                  const [a, b] = [value(smallKeys, small!.items), value(largeKeys, large!.items)];
+                  const at = a.findIndex((entry, index) => compareValues(entry, b[index]) !== 0);
+                  if (at < 0) return true;
+                  return `ordered by ${order}, position ${at} differs between page_size ${pageSize} and ${max}`;
                 },
               ),
           });
-        });
-      },
+        }),
     },
     {
       id: "invalid-filters",
       title: "Invalid filters get 400 with an error; an unfilterable field gets `Cannot filter on <field>`",
       run: async (t) => {
-        const properties = new PropertyRunner(t, "filters");
-        await eachList(t, async (list, unfiltered) => {
-          const unfilterable = [...new Set(unfiltered.flatMap((item) => Object.keys(item)))].filter(
-            (name) => !list.fields.some((field) => field.name === name),
+        await eachFilterable(t, (list, { before }, properties) => {
+          const fields = fieldsOf(list);
+          const unfilterable = [...new Set(before.flatMap((item) => Object.keys(item)))].filter(
+            (name) => !fields.some((field) => field.name === name),
           );
-          await properties.check({
+          return properties.check({
             name: `${list.operation.operationId} refuses invalid filters`,
-            arbitrary: invalidFilterObject({ fields: list.fields, items: unfiltered, unfilterable }),
+            arbitrary: invalidFilterObject({ fields, items: before, unfilterable }),
             defaultRuns: 8,
             predicate: async (generated) => refusal(t, list, generated),
           });
@@ -567,20 +392,17 @@ export default defineSuite({
         // Lists with no filterable field: any field key is one that cannot be filtered.
         const { lists } = await findLists(t, (operation) => operation.filterableFields.length === 0);
         for (const list of lists) {
-          const first = await readPage(t, list, { page: "1", page_size: "25" });
+          const first = await readPage(t, list, { page: "1", page_size: conventionsOf(t.spec).pageSize.min });
           const name = Object.keys(first.body?.data[0] ?? {})[0] ?? "id";
-          const response = await readPage(t, list, { page: "1" }, { [name]: "x" });
-          const errors = errorsOf(response.response.json);
+          const { response } = await readPage(t, list, { page: "1" }, { [name]: "x" });
+          const reason = apiFacts.cannotFilterOn(name);
           t.expect(
-            `${list.operation.operationId} refuses a filter on ${name} with Cannot filter on ${name}`,
-            response.response.status === 400 &&
-              errors.some(
-                (error) => error.reason === `Cannot filter on ${name}` && error.field === "X-Filter",
-              ),
+            `${list.operation.operationId} refuses a filter on ${name} with ${reason}`,
+            response.status === 400 && refusesFilterOn(t, response, name),
             {
-              expected: { status: 400, errors: [{ reason: `Cannot filter on ${name}`, field: "X-Filter" }] },
-              actual: { status: response.response.status, errors },
-              response: response.response,
+              expected: { status: 400, errors: [{ reason, field: filterHeader(t) }] },
+              actual: { status: response.status, errors: errorsOf(t, response) },
+              response,
             },
           );
         }

@@ -1,9 +1,10 @@
 /**
- * Every paginated list of the spec that needs no path parameter answers the list envelope with the run's token,
- * and refuses a page size outside 25..500 naming `page_size`. Read-only; derived from the spec, so it grows
- * with it.
+ * Every paginated list of the description that needs no path parameter answers the list envelope with the run's
+ * token, and refuses a page size just outside the described bounds (25..500 in the bundled description) naming
+ * `page_size`. Read-only; derived from the description, so it grows with it.
+ * @module
  */
-import { type CaseContext, defineSuite } from "../../src/index.ts";
+import { conventionsOf, defineSuite, errorFields, pathOf, topLevelLists } from "../../src/index.ts";
 
 export default defineSuite({
   id: "lists",
@@ -15,9 +16,10 @@ export default defineSuite({
       title: "Each list answers 200 with data, page, pages and results",
       run: async (t) => {
         const lists = topLevelLists(t);
-        if (lists.length === 0) t.skip("the spec has no top-level paginated list");
+        if (lists.length === 0) t.skip("the description has no top-level paginated list");
+        const { min } = conventionsOf(t.spec).pageSize;
         for (const operation of lists) {
-          const response = await t.api.get(operation.pathTemplate, { query: { page_size: 25 } });
+          const response = await t.api.get(pathOf(operation), { query: { page_size: min } });
           const body = response.json as { data?: unknown; page?: unknown } | undefined;
           t.expect(`${operation.operationId} answers 200`, response.status === 200, {
             expected: 200,
@@ -32,35 +34,25 @@ export default defineSuite({
     },
     {
       id: "page-size-bounds",
-      title: "Each list refuses page_size 24 and 501 with an error naming page_size",
+      title:
+        "Each list refuses a page_size just below and just above the bounds with an error naming page_size",
       run: async (t) => {
-        const lists = topLevelLists(t);
-        for (const operation of lists) {
-          for (const size of [24, 501]) {
-            const response = await t.api.get(operation.pathTemplate, { query: { page_size: size } });
-            const errors = (response.json as { errors?: { field?: string }[] } | undefined)?.errors ?? [];
-            t.expect(`${operation.operationId} page_size=${size} answers 400`, response.status === 400, {
+        const { min, max } = conventionsOf(t.spec).pageSize;
+        for (const operation of topLevelLists(t)) {
+          for (const size of [min - 1, max + 1]) {
+            const response = await t.api.get(pathOf(operation), { query: { page_size: size } });
+            const name = `${operation.operationId} page_size=${size}`;
+            t.expect(`${name} answers 400`, response.status === 400, {
               expected: 400,
               actual: response.status,
             });
-            t.expect(
-              `${operation.operationId} page_size=${size} names page_size`,
-              errors.some((error) => error.field === "page_size"),
-              { expected: "an error with field page_size", actual: errors },
-            );
+            t.expect(`${name} names page_size`, errorFields(t, response).includes("page_size"), {
+              expected: "an error with field page_size",
+              actual: response.json,
+            });
           }
         }
       },
     },
   ],
 });
-
-/** The description's paginated GET lists whose path has no parameter (top-level collections). */
-function topLevelLists(t: CaseContext) {
-  return t.spec.operations
-    .all()
-    .filter(
-      (operation) =>
-        operation.paginated && operation.method === "get" && !operation.pathTemplate.includes("{"),
-    );
-}

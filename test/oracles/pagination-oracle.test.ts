@@ -8,6 +8,7 @@ import {
   pageCount,
   pageViolations,
 } from "../../src/oracles/pagination-oracle.ts";
+import type { PageSizeBounds } from "../../src/spec/conventions.ts";
 
 describe("pagination oracle: expected pages", () => {
   const pages: [string, PageQuery, number, Record<string, unknown>][] = [
@@ -92,6 +93,53 @@ describe("pagination oracle: expected pages", () => {
 
   it("pages = ceil(results / page_size), 1 when empty", () => {
     expect([0, 1, 25, 26, 100, 101].map((results) => pageCount(results, 25))).toEqual([1, 1, 1, 2, 4, 5]);
+  });
+});
+
+describe("pagination oracle: other page size bounds", () => {
+  const small: PageSizeBounds = { min: 10, max: 50, default: 20 };
+  const wide: PageSizeBounds = { min: 1, max: 1000, default: 500 };
+  const cases: [string, PageSizeBounds, PageQuery, number, Record<string, unknown>][] = [
+    [
+      "the default is the bounds' default",
+      small,
+      {},
+      45,
+      { status: "page", pageSize: 20, pages: 3, end: 20 },
+    ],
+    ["min is allowed", small, { page_size: "10" }, 45, { status: "page", pageSize: 10, pages: 5 }],
+    ["max is allowed", small, { page_size: "50" }, 45, { status: "page", pageSize: 50, pages: 1 }],
+    ["below min is refused", small, { page_size: "9" }, 45, { status: "refused", fields: ["page_size"] }],
+    ["above max is refused", small, { page_size: "51" }, 45, { status: "refused", fields: ["page_size"] }],
+    ["25 is below this min", small, { page_size: "25" }, 45, { status: "page", pageSize: 25 }],
+    ["501 is within wide bounds", wide, { page_size: "501" }, 45, { status: "page", pageSize: 501 }],
+    ["1 is within wide bounds", wide, { page_size: "1" }, 3, { status: "page", pages: 3, end: 1 }],
+    ["wide: the default 500", wide, {}, 1200, { status: "page", pageSize: 500, pages: 3 }],
+    [
+      "1001 is above wide bounds",
+      wide,
+      { page_size: "1001" },
+      3,
+      { status: "refused", fields: ["page_size"] },
+    ],
+  ];
+  it.each(cases)("%s", (_name, bounds, query, results, expected) => {
+    expect(expectPage(query, results, bounds)).toMatchObject(expected);
+  });
+
+  it("the described bounds are the default: 24 and 501 refused, 100 a page", () => {
+    expect(expectPage({ page_size: "24" }, 5).status).toBe("refused");
+    expect(expectPage({ page_size: "501" }, 5).status).toBe("refused");
+    expect(expectPage({}, 500)).toMatchObject({ pageSize: 100, pages: 5 });
+  });
+
+  it("invariants use the bounds: a default page of 20 is right under them, wrong under the described ones", () => {
+    const answer = { page: 1, pages: 3, results: 45, dataLength: 20 };
+    expect(pageViolations({}, answer, small)).toEqual([]);
+    expect(pageViolations({}, answer).map((violation) => violation.invariant)).toEqual([
+      "pages-is-ceil",
+      "page-length",
+    ]);
   });
 });
 

@@ -1,0 +1,413 @@
+/**
+ * The paginated lists of a target as the list suites read and judge them: which lists the description has (a
+ * nested one under the first parent the target lists), one page read with `page` kept exact (a JSON integer may
+ * exceed 2^53), walks over every page, a collection's unfiltered snapshot, and one stable-snapshot judge: read an
+ * answer, re-read the collection, judge against both snapshots, and try again when the collection changed
+ * meanwhile (another client writing). Page sizes and the filter header are the loaded description's. Only HTTP:
+ * nothing here knows the reference server.
+ *
+ * A list or an answer with more pages than one walk reads ({@link maxWalkPages}) is not judged: logged, never a
+ * failure.
+ * @module
+ */
+import type { FilterJudgement } from "../oracles/filter-oracle.ts";
+import { type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
+import type { LiveResponse } from "../runner/http-client.ts";
+import type { CaseContext } from "../runner/suite-api.ts";
+import { apiFacts, conventionsOf } from "../spec/conventions.ts";
+import type { OperationInfo } from "../spec/types.ts";
+import type { Verdict } from "./property.ts";
+import { errorsOf } from "./responses.ts";
+
+export type Item = Readonly<Record<string, unknown>>;
+
+export interface ListTarget {
+  readonly operation: OperationInfo;
+  /** The concrete path (`/nodebalancers/12/configs`). */
+  readonly path: string;
+  /** Public lists are read without a token, as a client of the catalogue would. */
+  readonly token: null | undefined;
+}
+
+export interface ListsFound {
+  readonly lists: readonly ListTarget[];
+  /** Lists left out, each with the reason (a parent with no items, a refused read). */
+  readonly skipped: readonly { readonly operationId: string; readonly reason: string }[];
+}
+
+/** The envelope of a page, `page` exact. */
+export interface PageBody {
+  readonly data: readonly Item[];
+  readonly page: number | bigint;
+  readonly pages: number;
+  readonly results: number;
+}
+
+export interface PageRead {
+  readonly response: LiveResponse;
+  /** The envelope, when the answer is 200 with a well-formed one. */
+  readonly body: PageBody | undefined;
+}
+
+/** Said of a list or an answer with more pages than one walk reads: not judged (logged), never a failure. */
+export const tooLarge = "more pages than one check reads";
+
+/** The identity of a list item: `id`, or `address` for addresses; otherwise the whole item. */
+export function itemKey(item: Item): string {
+  if (item.id !== undefined && item.id !== null) return String(item.id);
+  if (typeof item.address === "string") return item.address;
+  return JSON.stringify(item);
+}
+
+/** JSON with integers beyond 2^53 read exactly as bigints (JSON.parse source text access). */
+export function parseExact(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown, context?: { source?: string }) =>
+    typeof value === "number" &&
+    !Number.isSafeInteger(value) &&
+    context?.source !== undefined &&
+    /^-?\d+$/.test(context.source)
+      ? BigInt(context.source)
+      : value,
+  );
+}
+
+function asPage(response: LiveResponse): PageBody | undefined {
+  if (response.status !== 200) return undefined;
+  let body: unknown;
+  try {
+    body = parseExact(response.text);
+  } catch {
+    return undefined;
+  }
+  const page = body as Partial<PageBody> | undefined;
+  if (!page || !Array.isArray(page.data)) return undefined;
+  return page as PageBody;
+}
+
+/** The request header of a list's filter: the description's, else the described `X-Filter`. */
+export function filterHeader(t: CaseContext): string {
+  return conventionsOf(t.spec).filterHeader ?? "X-Filter";
+}
+
+/**
+ * Reads one page; `query` values are sent as given (text, so edges like `1.5` and 2^64 go out verbatim), a filter
+ * in the filter header (named lower-case, as the client names every header it sets).
+ */
+export async function readPage(
+  t: CaseContext,
+  list: ListTarget,
+  query: Readonly<Record<string, string | number>>,
+  filter?: unknown,
+): Promise<PageRead> {
+  const header = filterHeader(t).toLowerCase();
+  const text = typeof filter === "string" ? filter : JSON.stringify(filter);
+  const response = await t.api.get(list.path, {
+    query,
+    token: list.token,
+    ...(filter !== undefined ? { headers: { [header]: text } } : {}),
+  });
+  return { response, body: asPage(response) };
+}
+
+export type Walk =
+  | {
+      readonly status: "read";
+      readonly items: readonly Item[];
+      /** Pages read. */
+      readonly pages: number;
+      /** False when the list has more pages than one walk reads ({@link maxWalkPages}). */
+      readonly complete: boolean;
+      /** Each page's answer and the query it answered (for the page invariants). */
+      readonly answers: readonly {
+        readonly query: Readonly<Record<string, string>>;
+        readonly read: PageRead;
+      }[];
+    }
+  | { readonly status: "refused"; readonly response: LiveResponse; readonly page: number };
+
+/** Most pages one walk reads (a list of 500 items at page size 25 is 20 pages). */
+export const maxWalkPages = 40;
+
+/** Reads every page of a list at one page size (at most {@link maxWalkPages}), with an optional filter. */
+export async function walk(
+  t: CaseContext,
+  list: ListTarget,
+  options: { readonly pageSize?: number; readonly filter?: unknown } = {},
+): Promise<Walk> {
+  const items: Item[] = [];
+  const answers: { query: Record<string, string>; read: PageRead }[] = [];
+  let pages = 1;
+  let page = 1;
+  for (; page <= pages && page <= maxWalkPages; page += 1) {
+    const query: Record<string, string> = { page: String(page) };
+    if (options.pageSize !== undefined) query.page_size = String(options.pageSize);
+    const read = await readPage(t, list, query, options.filter);
+    if (!read.body) return { status: "refused", response: read.response, page };
+    answers.push({ query, read });
+    items.push(...read.body.data);
+    pages = typeof read.body.pages === "number" ? read.body.pages : 1;
+  }
+  return { status: "read", items, pages: page - 1, answers, complete: page > pages };
+}
+
+/** What breaks the page invariants (the pagination oracle's) in one answered page, in one line; or undefined. */
+export function describeViolations(t: CaseContext, query: PageQuery, body: PageBody): string | undefined {
+  const answer = { page: body.page, pages: body.pages, results: body.results, dataLength: body.data.length };
+  const broken = pageViolations(query, answer, conventionsOf(t.spec).pageSize);
+  if (broken.length === 0) return undefined;
+  return broken
+    .map(
+      (violation) =>
+        `${violation.message} (expected ${String(violation.expected)}, got ${String(violation.actual)})`,
+    )
+    .join("; ");
+}
+
+/** Every page of an answer at `pageSize` (and `filter`), each page's envelope judged. */
+export interface WholeAnswer {
+  readonly items: readonly Item[];
+  /** Pages read. */
+  readonly pages: number;
+  /** `results` of the last page read. */
+  readonly results: unknown;
+}
+
+/**
+ * Reads every page at `pageSize`, with an optional filter. A string says why there is no whole answer: a page
+ * refused, a page breaking the envelope's invariants, or {@link tooLarge}.
+ */
+export async function readAll(
+  t: CaseContext,
+  list: ListTarget,
+  pageSize: number,
+  filter?: unknown,
+): Promise<WholeAnswer | string> {
+  const read = await walk(t, list, { pageSize, filter });
+  if (read.status === "refused") {
+    const { status, text } = read.response;
+    return `page ${read.page} at page_size ${pageSize} answered ${status}: ${text.slice(0, 200)}`;
+  }
+  for (const { query, read: page } of read.answers) {
+    const broken = describeViolations(t, query, page.body!);
+    if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
+  }
+  if (!read.complete) return tooLarge;
+  return { items: read.items, pages: read.pages, results: read.answers.at(-1)?.read.body?.results };
+}
+
+/**
+ * Reads each filter's whole answer in turn, each at its page size; a string says why there is none (prefixed with
+ * the filter), or is {@link tooLarge}.
+ */
+export async function readAnswers(
+  t: CaseContext,
+  list: ListTarget,
+  reads: readonly { readonly filter: unknown; readonly pageSize: number }[],
+): Promise<WholeAnswer[] | string> {
+  const answers: WholeAnswer[] = [];
+  for (const { filter, pageSize } of reads) {
+    const answer = await readAll(t, list, pageSize, filter);
+    if (typeof answer === "string")
+      return answer === tooLarge ? tooLarge : `${JSON.stringify(filter)} ${answer}`;
+    answers.push(answer);
+  }
+  return answers;
+}
+
+/** The whole unfiltered collection in the list's own order (pages of the largest size), or what went wrong. */
+export async function snapshot(t: CaseContext, list: ListTarget): Promise<readonly Item[] | string> {
+  const read = await walk(t, list, { pageSize: conventionsOf(t.spec).pageSize.max });
+  if (read.status === "refused") return `answered ${read.response.status} to an unfiltered read`;
+  if (!read.complete) return tooLarge;
+  return read.items;
+}
+
+/** The latest unfiltered snapshot of one list: the "before" of its next judgement. */
+export interface Snapshots {
+  before: readonly Item[];
+}
+
+/** Tries of a judgement whose collection changed while several pages were read. */
+const attempts = 3;
+
+/**
+ * Reads an answer, then the unfiltered collection again, and judges the answer against both snapshots (the one
+ * before it and the one after). A judge that says `undefined` (the collection changed meanwhile, so it cannot
+ * tell) gets another try; after {@link attempts} the check passes with a log line, as it does on a list too large
+ * to read. `state.before` becomes the latest snapshot.
+ */
+export async function judgeStably<T>(
+  t: CaseContext,
+  list: ListTarget,
+  state: Snapshots,
+  read: () => Promise<T | string>,
+  judge: (answer: T, before: readonly Item[], after: readonly Item[]) => Verdict | undefined,
+): Promise<Verdict> {
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    const before = state.before;
+    const answer = await read();
+    const after = typeof answer === "string" ? answer : await snapshot(t, list);
+    if (answer === tooLarge || after === tooLarge) {
+      t.log(`${list.path}: ${tooLarge}; not judged`);
+      return true;
+    }
+    if (typeof answer === "string") return answer;
+    if (typeof after === "string") return after;
+    state.before = after;
+    const verdict = judge(answer, before, after);
+    if (verdict !== undefined) return verdict;
+  }
+  t.log(`${list.path}: the collection kept changing during the check; not judged`);
+  return true;
+}
+
+/**
+ * Items a comparison of two snapshots may judge: the keys of items in both with the same values of `fields`;
+ * `changed` when any item came, went or changed those values in between.
+ */
+export function stableKeys(
+  before: readonly Item[],
+  after: readonly Item[],
+  fields: readonly { readonly name: string }[],
+): { readonly keys: ReadonlySet<string>; readonly changed: boolean } {
+  const project = (item: Item) => JSON.stringify(fields.map((field) => item[field.name] ?? null));
+  const later = new Map(after.map((item) => [itemKey(item), project(item)]));
+  const keys = new Set(before.filter((item) => later.get(itemKey(item)) === project(item)).map(itemKey));
+  return { keys, changed: keys.size < new Set([...before, ...after].map(itemKey)).size };
+}
+
+/** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */
+export function describeFilterJudgement(judgement: Extract<FilterJudgement, { status: "failed" }>): string {
+  const parts: string[] = [];
+  if (judgement.missing.length > 0)
+    parts.push(`left out ${judgement.missing.length} matching item(s): ${fewKeys(judgement.missing)}`);
+  if (judgement.unexpected.length > 0) {
+    const count = judgement.unexpected.length;
+    parts.push(`returned ${count} item(s) that do not match: ${fewKeys(judgement.unexpected)}`);
+  }
+  if (judgement.duplicated.length > 0) parts.push(`returned item(s) twice: ${fewKeys(judgement.duplicated)}`);
+  if (judgement.misordered) {
+    const { index, expected, actual, key } = judgement.misordered;
+    const values = `expected a value ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+    parts.push(`out of order at position ${index}: ${values} (item ${key})`);
+  }
+  return parts.join("; ");
+}
+
+/** The first five keys, and "..." when there are more. */
+export function fewKeys(keys: readonly string[]): string {
+  return `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
+}
+
+/** Whether an error of `response` is the described refusal of a filter on `field`: `Cannot filter on <field>`. */
+export function refusesFilterOn(t: CaseContext, response: LiveResponse, field: string): boolean {
+  const reason = apiFacts.cannotFilterOn(field);
+  return errorsOf(t, response).some((error) => error.reason === reason && error.field === filterHeader(t));
+}
+
+/** Two collections of keys hold the same keys (duplicates aside). */
+export function sameSet(a: Iterable<string>, b: Iterable<string>): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((key) => right.has(key));
+}
+
+/** Paginated GET lists of the description; a nested one (`/nodebalancers/{id}/configs`) under the first parent found. */
+export async function findLists(
+  t: CaseContext,
+  keep: (operation: OperationInfo) => boolean = () => true,
+): Promise<ListsFound> {
+  const operations = t.spec.operations
+    .all()
+    .filter(
+      (operation) => operation.paginated && operation.method === "get" && operation.serverUrl === undefined,
+    )
+    .sort((a, b) => a.pathTemplate.length - b.pathTemplate.length);
+  const lists: ListTarget[] = [];
+  const skipped: { operationId: string; reason: string }[] = [];
+  const resolved = new Map<string, string>();
+  for (const operation of operations) {
+    const token = operation.security.public ? null : undefined;
+    const path = await concretePath(t, operation.pathTemplate, resolved, operations);
+    if (typeof path !== "string") {
+      if (keep(operation)) skipped.push({ operationId: operation.operationId, reason: path.reason });
+      continue;
+    }
+    resolved.set(operation.pathTemplate, path);
+    if (keep(operation)) lists.push({ operation, path, token });
+  }
+  return { lists, skipped };
+}
+
+/**
+ * Fills a template's last `{param}` with the first item of the list just before it (`/nodebalancers/{id}/configs`
+ * under the first of `/nodebalancers`), whose own path was resolved earlier (shorter templates come first).
+ */
+async function concretePath(
+  t: CaseContext,
+  template: string,
+  resolved: ReadonlyMap<string, string>,
+  operations: readonly OperationInfo[],
+): Promise<string | { reason: string }> {
+  const last = /^(.*)\/\{[^}]+\}([^{}]*)$/.exec(template);
+  if (!last) return template;
+  const [, parentTemplate = "", tail = ""] = last;
+  const parent = operations.find((operation) => operation.pathTemplate === parentTemplate);
+  const parentPath = resolved.get(parentTemplate);
+  if (!parent || parentPath === undefined)
+    return { reason: `no readable list at ${parentTemplate} to take an id from` };
+  const list: ListTarget = {
+    operation: parent,
+    path: parentPath,
+    token: parent.security.public ? null : undefined,
+  };
+  const read = await readPage(t, list, { page: "1", page_size: String(conventionsOf(t.spec).pageSize.min) });
+  const first = read.body?.data[0];
+  if (!first) return { reason: `${parentPath} has no item to read ${template} under` };
+  return `${parentPath}/${encodeURIComponent(itemKey(first))}${tail}`;
+}
+
+/** Which lists a suite judges, found once per suite run. */
+export interface ListSelection {
+  /** Where the lists are kept in `t.shared`; a case that adds items deletes it, so nested lists are found again. */
+  readonly key: string;
+  readonly keep?: (operation: OperationInfo) => boolean;
+  /** Why the case is skipped when no such list can be read. */
+  readonly none: string;
+}
+
+/** The selected lists that can be read here (each left out logged with its reason); skips the case without any. */
+export async function readableLists(
+  t: CaseContext,
+  selection: ListSelection,
+): Promise<readonly ListTarget[]> {
+  const cached = t.shared.get(selection.key) as readonly ListTarget[] | undefined;
+  if (cached) return cached;
+  const found = await findLists(t, selection.keep);
+  for (const entry of found.skipped) t.log(`${entry.operationId} not checked: ${entry.reason}`);
+  if (found.lists.length === 0) t.skip(selection.none);
+  t.shared.set(selection.key, found.lists);
+  return found.lists;
+}
+
+/**
+ * Runs `run` on each list with its unfiltered snapshot. A list that cannot be read fails the assertion
+ * `<operationId> <canBeRead>`; one too large to read is logged and left out.
+ */
+export async function eachList(
+  t: CaseContext,
+  lists: readonly ListTarget[],
+  canBeRead: string,
+  run: (list: ListTarget, before: readonly Item[]) => Promise<unknown>,
+): Promise<void> {
+  for (const list of lists) {
+    const before = await snapshot(t, list);
+    if (before === tooLarge) {
+      t.log(`${list.path}: ${tooLarge}; not judged`);
+      continue;
+    }
+    const name = `${list.operation.operationId} ${canBeRead}`;
+    if (typeof before === "string") t.expect(name, false, { actual: before });
+    else if (t.expect(name, true)) await run(list, before);
+  }
+}

@@ -1,0 +1,401 @@
+/**
+ * The lists toolkit against an in-memory target that pages like the description says (or, with a fault, does
+ * not), under a description whose page sizes are 10..50 (default 20) and whose filter header is `X-Item-Filter`: what
+ * the toolkit reads comes from the description, not from constants.
+ */
+import { describe, expect, it } from "vitest";
+import type { Exchange } from "../../src/core/exchange.ts";
+import type { LiveResponse } from "../../src/runner/http-client.ts";
+import type { CaseContext, RequestOptions } from "../../src/runner/suite-api.ts";
+import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
+import {
+  describeFilterJudgement,
+  describeViolations,
+  eachList,
+  fewKeys,
+  findLists,
+  type Item,
+  itemKey,
+  judgeStably,
+  type ListTarget,
+  maxWalkPages,
+  parseExact,
+  readAll,
+  readAnswers,
+  readableLists,
+  readPage,
+  refusesFilterOn,
+  sameSet,
+  snapshot,
+  stableKeys,
+  tooLarge,
+  walk,
+} from "../../src/toolkit/lists.ts";
+
+const bounds = { minimum: 10, maximum: 50, default: 20 };
+
+function operation(operationId: string, pathTemplate: string, isPublic = false): OperationInfo {
+  return {
+    operationId,
+    method: "get",
+    pathTemplate,
+    serverUrl: undefined,
+    tags: [],
+    summary: "",
+    deprecated: false,
+    security: { public: isPublic, scopes: [], schemes: [] },
+    parameters: [
+      {
+        name: "page_size",
+        in: "query",
+        required: false,
+        schema: { type: "integer", ...bounds },
+        deprecated: false,
+      },
+      { name: "X-Item-Filter", in: "header", required: false, schema: { type: "string" }, deprecated: false },
+    ],
+    paginated: true,
+    filterableFields: [],
+    requestBody: undefined,
+    responses: [],
+  };
+}
+
+const operations = [
+  operation("getThings", "/things"),
+  operation("getThingParts", "/things/{thingId}/parts"),
+  operation("getPlaces", "/places", true),
+];
+
+const spec = {
+  document: {},
+  operations: {
+    all: () => operations,
+    byId: (id: string) => operations.find((entry) => entry.operationId === id),
+    match: () => undefined,
+  },
+} as unknown as ApiSpec;
+
+interface Sent {
+  readonly path: string;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly token: string | null | undefined;
+}
+
+interface Fake {
+  readonly t: CaseContext;
+  readonly sent: Sent[];
+  readonly logs: string[];
+  readonly expectations: { name: string; ok: boolean }[];
+}
+
+function answer(status: number, body: unknown, text = JSON.stringify(body)): LiveResponse {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status, headers: {}, text, json, exchange: {} as Exchange };
+}
+
+/**
+ * A target holding `collections` by path, paging them as described; `pagesOff` adds one to `pages` (a fault),
+ * `onRead` runs before each answer (another client writing).
+ */
+function fake(
+  collections: Record<string, Item[]>,
+  options: { pagesOff?: number; onRead?: (sent: Sent) => void } = {},
+): Fake {
+  const sent: Sent[] = [];
+  const logs: string[] = [];
+  const expectations: { name: string; ok: boolean }[] = [];
+  const get = async (path: string, request: RequestOptions = {}) => {
+    const entry = { path, query: request.query ?? {}, headers: request.headers ?? {}, token: request.token };
+    sent.push(entry);
+    options.onRead?.(entry);
+    const items = collections[path];
+    if (!items) return answer(404, { errors: [{ reason: "Not found" }] });
+    const size = Number(entry.query.page_size ?? bounds.default);
+    if (!(size >= bounds.minimum && size <= bounds.maximum)) {
+      return answer(400, { errors: [{ reason: "Must be 10-50", field: "page_size" }] });
+    }
+    const page = Number(entry.query.page ?? 1);
+    const pages = Math.max(1, Math.ceil(items.length / size)) + (options.pagesOff ?? 0);
+    const data = items.slice((page - 1) * size, page * size);
+    return answer(200, { data, page, pages, results: items.length });
+  };
+  const unused = () => Promise.reject(new Error("not used here"));
+  const t = {
+    api: { get, request: unused, post: unused, put: unused, delete: unused },
+    spec,
+    shared: new Map<string, unknown>(),
+    log: (message: string) => void logs.push(message),
+    expect: (name: string, ok: boolean) => {
+      expectations.push({ name, ok });
+      return ok;
+    },
+    skip: (reason: string): never => {
+      throw new Error(`skipped: ${reason}`);
+    },
+  } as unknown as CaseContext;
+  return { t, sent, logs, expectations };
+}
+
+const things = (count: number, from = 1): Item[] =>
+  Array.from({ length: count }, (_, index) => ({ id: from + index, label: `thing-${from + index}` }));
+const list = (path = "/things"): ListTarget => ({ operation: operations[0]!, path, token: undefined });
+
+describe("itemKey and parseExact", () => {
+  it.each([
+    [{ id: 7, label: "x" }, "7"],
+    [{ id: "us-east" }, "us-east"],
+    [{ address: "192.0.2.1", id: null }, "192.0.2.1"],
+    [{ label: "no id" }, '{"label":"no id"}'],
+  ])("the key of %j is %s", (item, key) => {
+    expect(itemKey(item)).toBe(key);
+  });
+
+  it.each([
+    ['{"page":18446744073709551616}', 18446744073709551616n],
+    ['{"page":737869762948382065}', 737869762948382065n],
+    ['{"page":3}', 3],
+    ['{"page":1.5e300}', 1.5e300],
+  ])("%s reads page exactly", (text, page) => {
+    expect((parseExact(text) as { page: unknown }).page).toBe(page);
+  });
+});
+
+describe("reading pages", () => {
+  it("sends the filter in the description's header, and a text filter verbatim", async () => {
+    const { t, sent } = fake({ "/things": things(3) });
+    await readPage(t, list(), { page: "1" }, { label: "thing-1" });
+    await readPage(t, list(), { page: "1" }, "{not json");
+    expect(sent.map((entry) => entry.headers)).toEqual([
+      { "x-item-filter": '{"label":"thing-1"}' },
+      { "x-item-filter": "{not json" },
+    ]);
+  });
+
+  it("has no envelope for a refusal", async () => {
+    const { t } = fake({ "/things": things(3) });
+    const read = await readPage(t, list(), { page_size: "9" });
+    expect([read.response.status, read.body]).toEqual([400, undefined]);
+  });
+
+  it("walks every page, and stops at the most pages one walk reads", async () => {
+    const { t } = fake({ "/things": things(45), "/many": things(10 * (maxWalkPages + 1)) });
+    const small = await walk(t, list(), { pageSize: 10 });
+    expect(small).toMatchObject({ status: "read", pages: 5, complete: true });
+    expect(small.status === "read" && small.items.map(itemKey)).toEqual(things(45).map(itemKey));
+    expect(await walk(t, list("/many"), { pageSize: 10 })).toMatchObject({
+      complete: false,
+      pages: maxWalkPages,
+    });
+    expect(await walk(t, list("/none"))).toMatchObject({ status: "refused", page: 1 });
+  });
+
+  it("snapshots at the description's largest page size", async () => {
+    const { t, sent } = fake({ "/things": things(60) });
+    expect((await snapshot(t, list())) as Item[]).toHaveLength(60);
+    expect(sent.map((entry) => entry.query.page_size)).toEqual(["50", "50"]);
+    expect(await snapshot(t, list("/none"))).toBe("answered 404 to an unfiltered read");
+  });
+});
+
+describe("readAll: a whole answer, each page's envelope judged", () => {
+  it.each<[string, Record<string, Item[]>, { pagesOff?: number }, string, string | number]>([
+    ["a good list", { "/things": things(25) }, {}, "/things", 25],
+    [
+      "pages off by one",
+      { "/things": things(25) },
+      { pagesOff: 1 },
+      "/things",
+      "page 1 at page_size 10: pages =",
+    ],
+    ["a refused page", {}, {}, "/things", "page 1 at page_size 10 answered 404: "],
+    ["more pages than one walk reads", { "/things": things(500) }, {}, "/things", tooLarge],
+  ])("%s", async (_name, collections, options, path, expected) => {
+    const { t } = fake(collections, options);
+    const read = await readAll(t, list(path), 10);
+    if (typeof expected === "number") expect(typeof read !== "string" && read.items).toHaveLength(expected);
+    else expect(read).toEqual(expect.stringContaining(expected));
+  });
+
+  it("reads several answers in turn, and says which filter failed", async () => {
+    const { t } = fake({ "/things": things(12) });
+    const answers = await readAnswers(t, list(), [
+      { filter: { a: 1 }, pageSize: 10 },
+      { filter: { a: 2 }, pageSize: 50 },
+    ]);
+    expect(typeof answers !== "string" && answers.map((entry) => entry.pages)).toEqual([2, 1]);
+    expect(await readAnswers(t, list(), [{ filter: { a: 3 }, pageSize: 5 }])).toMatch(/^\{"a":3\} page 1/);
+  });
+
+  it.each([
+    ["a correct page", { page: 2, pages: 3, results: 45, data: things(20) }, undefined],
+    [
+      "a page of the described default size",
+      { page: 1, pages: 1, results: 45, data: things(45) },
+      "at most 20",
+    ],
+  ])("describeViolations: %s", (_name, body, expected) => {
+    const { t } = fake({});
+    const said = describeViolations(t, body.page === 2 ? { page: "2" } : {}, body);
+    if (expected === undefined) expect(said).toBeUndefined();
+    else expect(said).toContain(expected);
+  });
+});
+
+describe("judgeStably", () => {
+  const judgeCount = (answer: number, before: readonly Item[], after: readonly Item[]) =>
+    before.length !== after.length ? undefined : answer === after.length || `counted ${answer}`;
+
+  it("judges against the snapshots before and after, and keeps the latest", async () => {
+    const { t } = fake({ "/things": things(12) });
+    const state = { before: things(12) };
+    expect(await judgeStably(t, list(), state, async () => 12, judgeCount)).toBe(true);
+    expect(await judgeStably(t, list(), state, async () => 11, judgeCount)).toBe("counted 11");
+  });
+
+  it("tries again while the collection changes, then passes with a log line", async () => {
+    const collection = things(12);
+    const { t, logs } = fake({ "/things": collection }, { onRead: () => collection.push(...things(1, 100)) });
+    const state = { before: things(12) };
+    let reads = 0;
+    const verdict = await judgeStably(t, list(), state, async () => ++reads, judgeCount);
+    expect([verdict, reads, logs]).toEqual([
+      true,
+      3,
+      ["/things: the collection kept changing during the check; not judged"],
+    ]);
+  });
+
+  it("a collection that settles is judged on the next try", async () => {
+    const collection = things(12);
+    let writes = 1;
+    const { t } = fake(
+      { "/things": collection },
+      { onRead: () => writes-- > 0 && collection.push(...things(1, 100)) },
+    );
+    const state = { before: things(12) };
+    expect(await judgeStably(t, list(), state, async () => 12, judgeCount)).toBe("counted 12");
+  });
+
+  it.each([
+    ["an answer too large: logged, not judged", tooLarge, true],
+    ["a failed read is the verdict", "page 1 answered 500", "page 1 answered 500"],
+  ])("%s", async (_name, said, verdict) => {
+    const { t, logs } = fake({ "/things": things(3) });
+    expect(await judgeStably(t, list(), { before: [] }, async () => said, judgeCount)).toBe(verdict);
+    expect(logs).toEqual(said === tooLarge ? [`/things: ${tooLarge}; not judged`] : []);
+  });
+});
+
+describe("finding lists", () => {
+  it("finds a nested list under the first item of its parent, and reads public lists without a token", async () => {
+    const { t, sent } = fake({ "/things": things(3), "/things/1/parts": [], "/places": [] });
+    const found = await findLists(t);
+    expect(found.lists.map((entry) => [entry.path, entry.token])).toEqual([
+      ["/things", undefined],
+      ["/places", null],
+      ["/things/1/parts", undefined],
+    ]);
+    expect(sent.map((entry) => entry.query.page_size)).toEqual(["10"]);
+  });
+
+  it("leaves out a nested list whose parent is empty, saying why", async () => {
+    const { t } = fake({ "/things": [], "/places": [] });
+    expect((await findLists(t)).skipped).toEqual([
+      { operationId: "getThingParts", reason: "/things has no item to read /things/{thingId}/parts under" },
+    ]);
+  });
+
+  it("keeps the selection for later cases, and skips without any", async () => {
+    const { t, logs } = fake({ "/things": [], "/places": [] });
+    const selection = {
+      key: "k",
+      keep: (entry: OperationInfo) => entry.operationId !== "getPlaces",
+      none: "none",
+    };
+    expect((await readableLists(t, selection)).map((entry) => entry.path)).toEqual(["/things"]);
+    expect(t.shared.get("k")).toHaveLength(1);
+    expect(logs).toEqual([
+      "getThingParts not checked: /things has no item to read /things/{thingId}/parts under",
+    ]);
+    await expect(readableLists(t, { ...selection, key: "other", keep: () => false })).rejects.toThrow(
+      "skipped: none",
+    );
+  });
+
+  it("eachList runs on readable lists, fails an unreadable one and leaves out one too large", async () => {
+    const { t, expectations, logs } = fake({
+      "/things": things(2),
+      "/places": things(50 * maxWalkPages + 1),
+    });
+    const ran: string[] = [];
+    const targets = [list(), list("/none"), list("/places")];
+    await eachList(
+      t,
+      targets,
+      "can be read",
+      async (target, before) => void ran.push(`${target.path}:${before.length}`),
+    );
+    expect(ran).toEqual(["/things:2"]);
+    expect(expectations).toEqual([
+      { name: "getThings can be read", ok: true },
+      { name: "getThings can be read", ok: false },
+    ]);
+    expect(logs).toEqual([`/places: ${tooLarge}; not judged`]);
+  });
+});
+
+describe("comparing snapshots and describing filter answers", () => {
+  it.each<[string, Item[], Item[], string[], boolean]>([
+    ["unchanged", things(2), things(2), ["1", "2"], false],
+    ["one added", things(2), things(3), ["1", "2"], true],
+    ["one relabelled", things(2), [{ id: 1, label: "other" }, ...things(1, 2)], ["2"], true],
+    ["a change outside the fields", things(1), [{ id: 1, label: "thing-1", status: "new" }], ["1"], false],
+  ])("stableKeys: %s", (_name, before, after, keys, changed) => {
+    const stable = stableKeys(before, after, [{ name: "label" }]);
+    expect([[...stable.keys], stable.changed]).toEqual([keys, changed]);
+  });
+
+  it.each([
+    [["a", "b"], ["b", "a", "a"], true],
+    [["a", "b"], ["a"], false],
+  ])("sameSet(%j, %j) is %s", (a, b, same) => {
+    expect(sameSet(a, b)).toBe(same);
+  });
+
+  it("fewKeys shows five and says there are more", () => {
+    expect([fewKeys(["1", "2"]), fewKeys(["1", "2", "3", "4", "5", "6"])]).toEqual([
+      "1, 2",
+      "1, 2, 3, 4, 5, ...",
+    ]);
+  });
+
+  it("describes a failed filter judgement in one line", () => {
+    const line = describeFilterJudgement({
+      status: "failed",
+      missing: ["1"],
+      unexpected: ["2", "3"],
+      duplicated: [],
+      misordered: { index: 0, expected: "a", actual: "b", key: "4" },
+      judged: 4,
+    });
+    expect(line).toBe(
+      'left out 1 matching item(s): 1; returned 2 item(s) that do not match: 2, 3; out of order at position 0: expected a value "a", got "b" (item 4)',
+    );
+  });
+
+  it.each([
+    ["the described refusal", [{ reason: "Cannot filter on status", field: "X-Item-Filter" }], true],
+    ["another header named", [{ reason: "Cannot filter on status", field: "X-Filter" }], false],
+    ["another reason", [{ reason: "Bad filter", field: "X-Item-Filter" }], false],
+  ])("refusesFilterOn: %s", (_name, errors, refuses) => {
+    const { t } = fake({});
+    expect(refusesFilterOn(t, answer(400, { errors }), "status")).toBe(refuses);
+  });
+});
