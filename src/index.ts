@@ -34,5 +34,8 @@ export * from "./toolkit/waits.ts";
 // Suite toolkit: request bodies (write targets, read-back), generators they use.
 
 // Suite toolkit: protocol (tokens, login drivers).
+export { retryAfterMs } from "./runner/http-client.ts";
+export * from "./toolkit/login.ts";
+export * from "./toolkit/tokens.ts";
 
 // Suite toolkit: workflows (listen drivers, certificates).
