@@ -120,18 +120,18 @@ export function httpLoginDriver(t: CaseContext): LoginDriver {
   };
 }
 
-/** The driver a run uses: the hook `loginDriver` when the program running conform gave one, the HTTP driver otherwise. */
+/** The driver a run uses: the hook `loginDriver` when the program running conform gave one, else the HTTP one. */
 export function loginDriverFor(t: CaseContext): LoginDriver {
   return t.hooks.loginDriver ?? httpLoginDriver(t);
 }
 
-/** The login page's URL for these parameters: getOAuthAuthorize's path on the login server (`t.target.authUrl`). */
+/** The login page's URL with `query`: getOAuthAuthorize's path on the login server (`t.target.authUrl`). */
 export function authorizeUrl(t: CaseContext, query: Readonly<Record<string, string>>): string {
   const path = pathFor(t, "getOAuthAuthorize");
   return `${t.target.authUrl.replace(/\/$/, "")}${path}?${new URLSearchParams(query)}`;
 }
 
-/** Posts `fields` to the token endpoint (createOAuthToken) form-urlencoded or multipart, without a token, never retried. */
+/** Posts `fields` to the token endpoint (createOAuthToken), urlencoded or multipart, with no token, never retried. */
 export function requestToken(
   t: CaseContext,
   fields: Readonly<Record<string, string>>,
@@ -215,7 +215,7 @@ export async function logIn(
   }
 }
 
-/** Where the clients a suite creates send the user back: `suiteOptions.oauth.redirectUri`, or a URI never resolved. */
+/** Where a suite's clients send the user back: `suiteOptions.oauth.redirectUri`, or a URI never resolved. */
 export function redirectUriOf(t: CaseContext): string {
   const oauth = t.options.oauth as { redirectUri?: unknown } | undefined;
   return typeof oauth?.redirectUri === "string" ? oauth.redirectUri : "https://conform.invalid/callback";

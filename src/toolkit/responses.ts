@@ -105,7 +105,7 @@ export function createdId(response: LiveResponse): number | undefined {
   return isSuccess(response) && typeof id === "number" ? id : undefined;
 }
 
-/** Asserts under `name` that `response` answered `status` (`message` says what on failure); answers whether it did. */
+/** Asserts under `name` that `response` answered `status` (`message`: what failed); answers whether it did. */
 export function expectStatus(
   t: CaseContext,
   name: string,
