@@ -19,6 +19,7 @@ import {
   conventionsOf,
   defineSuite,
   errorReasons,
+  expectHeader,
   expectStatus,
   isErrorBody,
   type LiveResponse,
@@ -35,65 +36,59 @@ import {
   sendProbe,
 } from "../../src/index.ts";
 
-const { longestRateWindowMs, tooManyRequestsReason } = apiFacts;
+const { everyScope, longestRateWindowMs, tooManyRequestsReason } = apiFacts;
 const skewMs = 1000;
 /** The most requests a drive sends in one burst (the description's smallest dedicated limits are 2 to 25). */
 const maxDrive = 60;
 /** The longest `Retry-After` the suite waits. */
 const maxWaitMs = 60_000;
 
-interface RateHeaders {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly reset: number;
-}
+type RateHeaders = { readonly limit: number; readonly remaining: number; readonly reset: number };
 
-function integer(value: string | undefined): number | undefined {
-  return value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
-}
+const integer = (value?: string) =>
+  value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value) : undefined;
 
+/** `X-RateLimit-Limit`, `-Remaining` and `-Reset` as sent. */
+const rawRateHeaders = (response: LiveResponse) => ({
+  limit: response.headers["x-ratelimit-limit"],
+  remaining: response.headers["x-ratelimit-remaining"],
+  reset: response.headers["x-ratelimit-reset"],
+});
+
+/** The three as integers, when all three are. */
 function rateHeaders(response: LiveResponse): RateHeaders | undefined {
-  const limit = integer(response.headers["x-ratelimit-limit"]);
-  const remaining = integer(response.headers["x-ratelimit-remaining"]);
-  const reset = integer(response.headers["x-ratelimit-reset"]);
-  return limit === undefined || remaining === undefined || reset === undefined
-    ? undefined
-    : { limit, remaining, reset };
+  const [limit, remaining, reset] = Object.values(rawRateHeaders(response)).map(integer);
+  const all = limit !== undefined && remaining !== undefined && reset !== undefined;
+  return all ? { limit, remaining, reset } : undefined;
 }
 
 /** Judges one answer's headers on their own; answers them when present. */
 function judgeHeaders(t: CaseContext, what: string, response: LiveResponse): RateHeaders | undefined {
-  const headers = rateHeaders(response);
-  const [limit, remaining, reset] = ["limit", "remaining", "reset"].map(
-    (n) => response.headers[`x-ratelimit-${n}`],
-  );
-  const raw = { limit, remaining, reset };
+  const [headers, raw] = [rateHeaders(response), rawRateHeaders(response)];
   const message = `${what}: X-RateLimit headers missing or not integers`;
   const name = "X-RateLimit-Limit, -Remaining and -Reset are integers";
   if (!t.expect(name, headers !== undefined, { message, actual: raw, response }) || !headers)
     return undefined;
+  const { limit, remaining, reset } = headers;
   const now = Date.now();
-  t.expect("0 <= Remaining <= Limit", headers.remaining >= 0 && headers.remaining <= headers.limit, {
-    message: `${what}: Remaining ${headers.remaining}, Limit ${headers.limit}`,
+  const window = longestRateWindowMs / 1000;
+  t.expect("0 <= Remaining <= Limit", remaining >= 0 && remaining <= limit, {
+    message: `${what}: Remaining ${remaining}, Limit ${limit}`,
     actual: raw,
     response,
   });
-  t.expect("Reset is in the future", headers.reset * 1000 >= now - skewMs, {
-    message: `${what}: Reset ${headers.reset} is ${Math.round(now / 1000 - headers.reset)} s in the past`,
-    actual: headers.reset,
+  t.expect("Reset is in the future", reset * 1000 >= now - skewMs, {
+    message: `${what}: Reset ${reset} is ${Math.round(now / 1000 - reset)} s in the past`,
+    actual: reset,
     response,
   });
-  const ahead = Math.round(headers.reset - now / 1000);
-  t.expect(
-    "Reset is within the longest described window",
-    headers.reset * 1000 <= now + longestRateWindowMs + skewMs,
-    {
-      message: `${what}: Reset ${headers.reset} is ${ahead} s ahead, beyond ${longestRateWindowMs / 1000} s`,
-      expected: `at most ${longestRateWindowMs / 1000} s ahead`,
-      actual: headers.reset,
-      response,
-    },
-  );
+  const within = "Reset is within the longest described window";
+  t.expect(within, reset * 1000 <= now + longestRateWindowMs + skewMs, {
+    message: `${what}: Reset ${reset} is ${Math.round(reset - now / 1000)} s ahead, beyond ${window} s`,
+    expected: `at most ${window} s ahead`,
+    actual: reset,
+    response,
+  });
   return headers;
 }
 
@@ -111,15 +106,9 @@ function judgeRefusal(t: CaseContext, response: LiveResponse): void {
     actual: response.text.slice(0, 200),
     response,
   });
-  t.expect(
-    "429 carries Retry-After",
-    retryAfterMs(response.headers["retry-after"], Date.now()) !== undefined,
-    {
-      expected: "Retry-After: <seconds> or an HTTP-date",
-      actual: response.headers["retry-after"],
-      response,
-    },
-  );
+  const readable = (value?: string) => retryAfterMs(value, Date.now()) !== undefined;
+  const where = { where: "a 429", expected: "Retry-After: <seconds> or an HTTP-date" };
+  expectHeader(t, "429 carries Retry-After", response, "Retry-After", readable, where);
   const remaining = integer(response.headers["x-ratelimit-remaining"]);
   if (remaining !== undefined) {
     t.expect("429 says Remaining 0", remaining === 0, { expected: 0, actual: remaining, response });
@@ -193,7 +182,7 @@ export default defineSuite({
         // A minted token is this case's alone: nothing else spends its window between two answers.
         const token =
           read && t.target.writesAllowed
-            ? (await mintOrSkip(t, "rate-headers", read.security.scopes[0] ?? "*")).token
+            ? (await mintOrSkip(t, "rate-headers", read.security.scopes[0] ?? everyScope)).token
             : undefined;
         const series: [string, Operation | undefined, string | null | undefined][] = [
           ["by token", read, token],
@@ -240,7 +229,7 @@ export default defineSuite({
           );
         }
         const scopes = new Set(
-          [operation.security.scopes[0] ?? "*", read?.security.scopes[0]].filter(Boolean),
+          [operation.security.scopes[0] ?? everyScope, read?.security.scopes[0]].filter(Boolean),
         );
         const token = await mintOrSkip(t, "rate-drive", [...scopes].join(" "));
         const drive: Drive = { token, operation };

@@ -46,16 +46,11 @@ function emptyBodyIfValid(t: CaseContext, operation: Operation): { json?: unknow
   return validate({}).valid ? { json: {} } : undefined;
 }
 
-function warningsOf(response: LiveResponse): unknown {
-  return (response.json as { warnings?: unknown } | undefined)?.warnings;
-}
-
-function hasWarnings(response: LiveResponse): boolean {
-  const warnings = warningsOf(response);
-  return (
-    Array.isArray(warnings) && warnings.length > 0 && warnings.every((entry) => typeof entry === "string")
-  );
-}
+const warningsOf = (response: LiveResponse) =>
+  (response.json as { warnings?: unknown } | undefined)?.warnings;
+/** A non-empty array of strings ("Status codes": 299 and 202). */
+const areWarnings = (value: unknown) =>
+  Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === "string");
 
 /**
  * Calls the deprecated node alias (endpoint 5's path, ending at the profile) after making what it needs: a load
@@ -95,12 +90,9 @@ async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveRes
   });
 }
 
+type Recipe = (t: CaseContext, alias: Operation) => Promise<LiveResponse | undefined>;
 /** How to call a deprecated operation successfully, by operationId: the one recipe this suite knows. */
-const recipes: Readonly<
-  Record<string, (t: CaseContext, alias: Operation) => Promise<LiveResponse | undefined>>
-> = {
-  createNodeBalancerNodeDeprecated: deprecatedNode,
-};
+const recipes: Readonly<Record<string, Recipe>> = { createNodeBalancerNodeDeprecated: deprecatedNode };
 
 export default defineSuite({
   id: "versioning",
@@ -167,14 +159,9 @@ export default defineSuite({
         requireWrites(t, `calling ${alias.operationId} successfully changes the account`);
         const response = await recipes[alias.operationId]!(t, alias);
         if (!response) return;
-        expectStatus(
-          t,
-          "a deprecated operation answers 299",
-          response,
-          299,
-          `${alias.operationId} answered ${response.status}`,
-        );
-        t.expect("a deprecated operation's answer carries warnings", hasWarnings(response), {
+        const message = `${alias.operationId} answered ${response.status}`;
+        expectStatus(t, "a deprecated operation answers 299", response, 299, message);
+        t.expect("a deprecated operation's answer carries warnings", areWarnings(warningsOf(response)), {
           expected: "a non-empty warnings array of strings",
           actual: warningsOf(response),
           response,
@@ -185,14 +172,12 @@ export default defineSuite({
       id: "accepted-202",
       title: "A 202 answer carries a warnings array",
       run: (t) => {
-        const documented = apiOperations(t).filter((operation) =>
-          operation.responses.some((entry) => entry.status === "202"),
-        );
+        const documented = apiOperations(t)
+          .filter((operation) => operation.responses.some((entry) => entry.status === "202"))
+          .map((operation) => operation.operationId);
         if (documented.length === 0)
           return t.skip("the spec documents no 202 answer: nothing can be made to answer one");
-        return t.skip(
-          `no recipe makes ${documented.map((operation) => operation.operationId).join(", ")} answer 202 on demand`,
-        );
+        return t.skip(`no recipe makes ${documented.join(", ")} answer 202 on demand`);
       },
     },
     {
@@ -214,22 +199,11 @@ export default defineSuite({
             );
             continue;
           }
+          const [method, path] = [operation.method.toUpperCase(), unknownPath(operation)];
           const token = operation.security.public ? null : undefined;
-          const response = await t.api.request(operation.method.toUpperCase(), unknownPath(operation), {
-            token,
-            ...body,
-          });
-          const where = `${operation.operationId} ${unknownPath(operation)}`;
-          if (
-            !expectStatus(
-              t,
-              "an unknown id answers 404",
-              response,
-              404,
-              `${where} answered ${response.status}`,
-            )
-          )
-            continue;
+          const response = await t.api.request(method, path, { token, ...body });
+          const message = `${operation.operationId} ${path} answered ${response.status}`;
+          if (!expectStatus(t, "an unknown id answers 404", response, 404, message)) continue;
           const reasons = errorReasons(t, response);
           t.expect(`404 says ${notFoundReason}`, reasons.includes(notFoundReason), {
             expected: notFoundReason,
@@ -245,10 +219,7 @@ export default defineSuite({
       id: "unsupported-methods",
       title: "Methods a path does not support answer neither 2xx nor 5xx",
       run: async (t) => {
-        const byPath = new Map<string, Operation[]>();
-        for (const operation of apiOperations(t)) {
-          byPath.set(operation.pathTemplate, [...(byPath.get(operation.pathTemplate) ?? []), operation]);
-        }
+        const byPath = Map.groupBy(apiOperations(t), (operation) => operation.pathTemplate);
         for (const [template, operations] of byPath) {
           const declared = new Set(operations.map((operation) => operation.method.toUpperCase()));
           // PATCH is in no operation of the API; the other undeclared methods could act if a target supported them
@@ -259,16 +230,13 @@ export default defineSuite({
           const path = unknownPath(operations[0]!);
           for (const method of undeclared) {
             const response = await t.api.request(method, path, method === "GET" ? {} : { json: {} });
-            t.expect(
-              "an unsupported method answers neither 2xx nor 5xx",
-              !isSuccess(response) && response.status < 500,
-              {
-                message: `${method} ${template} answered ${response.status}`,
-                expected: "4xx",
-                actual: response.status,
-                response,
-              },
-            );
+            const name = "an unsupported method answers neither 2xx nor 5xx";
+            t.expect(name, !isSuccess(response) && response.status < 500, {
+              message: `${method} ${template} answered ${response.status}`,
+              expected: "4xx",
+              actual: response.status,
+              response,
+            });
           }
         }
       },
