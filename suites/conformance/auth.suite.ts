@@ -175,11 +175,9 @@ async function freshCode(t: CaseContext, client: OAuthClient, scope: string): Pr
   return code ?? undefined;
 }
 
-const tokenForm = (client: OAuthClient, fields: Record<string, string>) => ({
-  client_id: client.id,
-  client_secret: client.secret,
-  ...fields,
-});
+function tokenForm(client: OAuthClient, fields: Record<string, string>) {
+  return { client_id: client.id, client_secret: client.secret, ...fields };
+}
 
 type TokenPair = { readonly access: string; readonly refresh: string | undefined; readonly scope: string };
 
