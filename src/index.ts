@@ -98,6 +98,9 @@ export {
 export * from "./toolkit/lists.ts";
 
 // Suite toolkit: protocol (tokens, login drivers).
+export { retryAfterMs } from "./runner/http-client.ts";
+export * from "./toolkit/login.ts";
+export * from "./toolkit/tokens.ts";
 
 // Suite toolkit: workflows (listen drivers, certificates).
 export { makeStrayKey, makeTlsPair, pemBody, type TlsPair } from "./generators/certificates.ts";

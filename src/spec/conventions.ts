@@ -56,6 +56,8 @@ export const apiFacts = Object.freeze({
   cannotFilterOn: (field: string) => `Cannot filter on ${field}`,
   /** `X-Accepted-OAuth-Scopes` of a public operation. */
   publicAcceptedScopes: "*",
+  /** The scope that is every area read_write (facts.md "Scopes"). */
+  everyScope: "*",
   /** Access tokens last two hours ("OAuth 2.0"). */
   accessTokenLifetimeSeconds: 7200,
   /** The longest rate-limit window the description names: "800 requests per two minutes". */

@@ -104,3 +104,36 @@ export function createdId(response: LiveResponse): number | undefined {
   const id = (response.json as { id?: unknown } | undefined)?.id;
   return isSuccess(response) && typeof id === "number" ? id : undefined;
 }
+
+/** Asserts under `name` that `response` answered `status` (`message`: what failed); answers whether it did. */
+export function expectStatus(
+  t: CaseContext,
+  name: string,
+  response: LiveResponse,
+  status: number,
+  message?: string,
+): boolean {
+  return t.expect(name, response.status === status, {
+    expected: status,
+    actual: response.status,
+    response,
+    message,
+  });
+}
+
+/**
+ * Asserts under `name` that header `header` (as the description spells it) of `response` passes `accept`; on
+ * failure the message says `<where>: <header> is <value, or missing>`. Answers whether it passed.
+ */
+export function expectHeader(
+  t: CaseContext,
+  name: string,
+  response: LiveResponse,
+  header: string,
+  accept: (value: string | undefined) => boolean,
+  context: { readonly where: string; readonly expected?: unknown },
+): boolean {
+  const value = response.headers[header.toLowerCase()];
+  const message = `${context.where}: ${header} is ${value ?? "missing"}`;
+  return t.expect(name, accept(value), { message, expected: context.expected, actual: value, response });
+}

@@ -6,19 +6,25 @@
  * `Strict-Transport-Security`; and HEAD answering the GET's headers with no body. Read-only: it sends GET, HEAD and
  * OPTIONS only, to a sample of answers of every kind (public and authenticated, success and error).
  */
-import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
-import { apiOperations, headerList, type Operation, plainRead } from "./support/protocol.ts";
+import {
+  apiFacts,
+  apiOperations,
+  type CaseContext,
+  defineSuite,
+  expectHeader,
+  headerList,
+  isSuccess,
+  type LiveResponse,
+  type Operation,
+  pathOf,
+  plainRead,
+  type RequestOptions,
+  topLevelLists,
+  unknownPath,
+} from "../../src/index.ts";
 
-const corsMethods = ["head", "get", "options", "post", "put", "delete"];
-const corsRequestHeaders = [
-  "authorization",
-  "origin",
-  "x-requested-with",
-  "content-type",
-  "accept",
-  "x-filter",
-];
-const corsExposed = ["x-oauth-scopes", "x-accepted-oauth-scopes", "x-status"];
+const { cors } = apiFacts;
+const allowOrigin = "Access-Control-Allow-Origin";
 
 interface Sample {
   readonly what: string;
@@ -26,65 +32,84 @@ interface Sample {
 }
 
 function publicList(t: CaseContext): Operation | undefined {
+  return topLevelLists(t).find((operation) => operation.security.public);
+}
+
+/** The list's single-item read: the GET whose path is the list's plus one parameter. */
+function itemOf(t: CaseContext, list: Operation): Operation | undefined {
   return apiOperations(t).find(
     (operation) =>
-      operation.security.public &&
-      operation.paginated &&
       operation.method === "get" &&
-      !operation.pathTemplate.includes("{"),
+      operation.pathTemplate.startsWith(list.pathTemplate) &&
+      /^\/\{[^/}]+\}$/.test(operation.pathTemplate.slice(list.pathTemplate.length)),
   );
 }
 
 /** Answers of each kind: a public list, an authenticated read, 400, 401 and 404. */
 async function samples(t: CaseContext): Promise<Sample[]> {
   const found: Sample[] = [];
+  const sample = async (what: string, path: string, options: RequestOptions = {}) => {
+    found.push({ what, response: await t.api.get(path, options) });
+  };
   const list = publicList(t);
   if (list) {
-    found.push({
-      what: `${list.operationId} 200`,
-      response: await t.api.get(list.pathTemplate, { token: null }),
+    await sample(`${list.operationId} 200`, pathOf(list), { token: null });
+    await sample(`${list.operationId} with page_size 1 (400)`, pathOf(list), {
+      token: null,
+      query: { page_size: 1 },
     });
-    found.push({
-      what: `${list.operationId} with page_size 1 (400)`,
-      response: await t.api.get(list.pathTemplate, { token: null, query: { page_size: 1 } }),
-    });
-    found.push({
-      what: `an unknown item under ${list.pathTemplate} (404)`,
-      response: await t.api.get(`${list.pathTemplate}/conform-unknown-0`, { token: null }),
-    });
+    const item = itemOf(t, list);
+    if (item)
+      await sample(`an unknown item under ${list.pathTemplate} (404)`, unknownPath(item), { token: null });
   }
   const read = plainRead(t);
   if (read) {
-    found.push({ what: `${read.operationId} 200`, response: await t.api.get(read.pathTemplate) });
-    found.push({
-      what: `${read.operationId} without a token (401)`,
-      response: await t.api.get(read.pathTemplate, { token: null }),
-    });
+    await sample(`${read.operationId} 200`, pathOf(read));
+    await sample(`${read.operationId} without a token (401)`, pathOf(read), { token: null });
   }
   if (found.length === 0) t.skip("the spec has neither a public list nor an authenticated read to sample");
   return found;
 }
 
-function missingFrom(listed: readonly string[], wanted: readonly string[]): string[] {
-  return listed.includes("*") ? [] : wanted.filter((name) => !listed.includes(name));
-}
+/** A header list to check: [assertion, header, the names it must list]. */
+type Listing = readonly [string, string, readonly string[]];
 
-function expectIncludes(
-  t: CaseContext,
-  name: string,
-  header: string,
-  wanted: readonly string[],
-  sample: Sample,
-): void {
-  const value = sample.response.headers[header];
-  const missing = missingFrom(headerList(value), wanted);
+/** Asserts that a header of the sample lists every name wanted (or `*`, the CORS wildcard). */
+function expectIncludes(t: CaseContext, { what, response }: Sample, [name, header, wanted]: Listing) {
+  const value = response.headers[header];
+  const listed = headerList(value);
+  const missing = listed.includes("*") ? [] : wanted.filter((entry) => !listed.includes(entry));
   t.expect(name, value !== undefined && missing.length === 0, {
-    message: `${sample.what}: ${header} ${value === undefined ? "is missing" : `lacks ${missing.join(", ")}`}`,
+    message: `${what}: ${header} ${value === undefined ? "is missing" : `lacks ${missing.join(", ")}`}`,
     expected: wanted.join(", "),
     actual: value,
-    response: sample.response,
+    response,
   });
 }
+
+const [methods, allowHeaders] = ["access-control-allow-methods", "access-control-allow-headers"];
+/** The CORS lists every answer names. */
+const corsLists: Listing[] = [
+  ["Access-Control-Allow-Methods lists the API's methods", methods, cors.methods],
+  ["Access-Control-Allow-Headers lists Authorization and X-Filter", allowHeaders, cors.requestHeaders],
+  ["Access-Control-Expose-Headers lists the scope headers", "access-control-expose-headers", cors.exposed],
+];
+/** What a preflight allows. */
+const preflightLists: Listing[] = [
+  ["a preflight allows the API's methods", methods, cors.methods],
+  ["a preflight allows Authorization and X-Filter", allowHeaders, cors.requestHeaders],
+];
+
+/** Headers HEAD must answer as GET does (not the rate-limit ones: they change from one answer to the next). */
+const sameOnHead = [
+  "content-type",
+  "x-spec-version",
+  "vary",
+  "strict-transport-security",
+  "access-control-allow-origin",
+  "x-oauth-scopes",
+  "x-accepted-oauth-scopes",
+];
 
 export default defineSuite({
   id: "headers",
@@ -95,15 +120,10 @@ export default defineSuite({
       id: "content-type",
       title: "Answers with a body say Content-Type: application/json",
       run: async (t) => {
-        for (const sample of await samples(t)) {
-          const value = sample.response.headers["content-type"];
-          const essence = value?.split(";")[0]?.trim().toLowerCase();
-          t.expect("Content-Type is application/json", essence === "application/json", {
-            message: `${sample.what}: Content-Type is ${value ?? "missing"}`,
-            expected: "application/json",
-            actual: value,
-            response: sample.response,
-          });
+        const json = (value?: string) => value?.split(";")[0]?.trim().toLowerCase() === "application/json";
+        for (const { what, response } of await samples(t)) {
+          const where = { where: what, expected: "application/json" };
+          expectHeader(t, "Content-Type is application/json", response, "Content-Type", json, where);
         }
       },
     },
@@ -112,35 +132,10 @@ export default defineSuite({
       title: "Answers carry the description's CORS headers",
       run: async (t) => {
         for (const sample of await samples(t)) {
-          t.expect(
-            "Access-Control-Allow-Origin is set",
-            sample.response.headers["access-control-allow-origin"] !== undefined,
-            {
-              message: `${sample.what}: Access-Control-Allow-Origin is missing`,
-              response: sample.response,
-            },
-          );
-          expectIncludes(
-            t,
-            "Access-Control-Allow-Methods lists the API's methods",
-            "access-control-allow-methods",
-            corsMethods,
-            sample,
-          );
-          expectIncludes(
-            t,
-            "Access-Control-Allow-Headers lists Authorization and X-Filter",
-            "access-control-allow-headers",
-            corsRequestHeaders,
-            sample,
-          );
-          expectIncludes(
-            t,
-            "Access-Control-Expose-Headers lists the scope headers",
-            "access-control-expose-headers",
-            corsExposed,
-            sample,
-          );
+          const set = (value?: string) => value !== undefined;
+          const where = { where: sample.what };
+          expectHeader(t, "Access-Control-Allow-Origin is set", sample.response, allowOrigin, set, where);
+          for (const listing of corsLists) expectIncludes(t, sample, listing);
         }
       },
     },
@@ -148,13 +143,11 @@ export default defineSuite({
       id: "cors-preflight",
       title: "An OPTIONS preflight allows the API's methods and headers, X-Filter included",
       run: async (t) => {
-        const paths = [publicList(t)?.pathTemplate, plainRead(t)?.pathTemplate].filter(
-          (path): path is string => path !== undefined,
-        );
-        if (paths.length === 0)
+        const reads = [publicList(t), plainRead(t)].filter((read): read is Operation => read !== undefined);
+        if (reads.length === 0)
           return t.skip("the spec has no path without parameters to send a preflight to");
         const origin = "https://app.example.com";
-        for (const path of paths) {
+        for (const path of reads.map((read) => pathOf(read))) {
           const response = await t.api.request("OPTIONS", path, {
             token: null,
             headers: {
@@ -164,33 +157,16 @@ export default defineSuite({
             },
           });
           const sample = { what: `OPTIONS ${path}`, response };
-          t.expect("a preflight answers 2xx", response.status >= 200 && response.status < 300, {
+          t.expect("a preflight answers 2xx", isSuccess(response), {
             message: `${sample.what} answered ${response.status}`,
             expected: "200 or 204",
             actual: response.status,
             response,
           });
-          const allowed = response.headers["access-control-allow-origin"];
-          t.expect("a preflight allows the origin", allowed === "*" || allowed === origin, {
-            message: `${sample.what}: Access-Control-Allow-Origin is ${allowed ?? "missing"}`,
-            expected: `* or ${origin}`,
-            actual: allowed,
-            response,
-          });
-          expectIncludes(
-            t,
-            "a preflight allows the API's methods",
-            "access-control-allow-methods",
-            corsMethods,
-            sample,
-          );
-          expectIncludes(
-            t,
-            "a preflight allows Authorization and X-Filter",
-            "access-control-allow-headers",
-            corsRequestHeaders,
-            sample,
-          );
+          const allows = (value?: string) => value === "*" || value === origin;
+          const where = { where: sample.what, expected: `* or ${origin}` };
+          expectHeader(t, "a preflight allows the origin", response, allowOrigin, allows, where);
+          for (const listing of preflightLists) expectIncludes(t, sample, listing);
         }
       },
     },
@@ -199,13 +175,7 @@ export default defineSuite({
       title: "Vary names Authorization and X-Filter",
       run: async (t) => {
         for (const sample of await samples(t)) {
-          expectIncludes(
-            t,
-            "Vary names Authorization and X-Filter",
-            "vary",
-            ["authorization", "x-filter"],
-            sample,
-          );
+          expectIncludes(t, sample, ["Vary names Authorization and X-Filter", "vary", apiFacts.vary]);
         }
       },
     },
@@ -215,19 +185,12 @@ export default defineSuite({
       run: async (t) => {
         if (!t.target.baseUrl.startsWith("https:"))
           return t.skip("the target is plain HTTP: HSTS applies to HTTPS answers only (RFC 6797 §7.2)");
-        for (const sample of await samples(t)) {
-          const value = sample.response.headers["strict-transport-security"];
-          const maxAge = /(?:^|;)\s*max-age\s*=\s*"?(\d+)"?/i.exec(value ?? "")?.[1];
-          t.expect(
-            "Strict-Transport-Security has a positive max-age",
-            maxAge !== undefined && Number(maxAge) > 0,
-            {
-              message: `${sample.what}: Strict-Transport-Security is ${value ?? "missing"}`,
-              expected: "max-age=<seconds>",
-              actual: value,
-              response: sample.response,
-            },
-          );
+        const name = "Strict-Transport-Security has a positive max-age";
+        const maxAge = (value?: string) =>
+          Number(/(?:^|;)\s*max-age\s*=\s*"?(\d+)"?/i.exec(value ?? "")?.[1]);
+        for (const { what, response } of await samples(t)) {
+          const where = { where: what, expected: "max-age=<seconds>" };
+          expectHeader(t, name, response, "Strict-Transport-Security", (value) => maxAge(value) > 0, where);
         }
       },
     },
@@ -235,23 +198,15 @@ export default defineSuite({
       id: "head",
       title: "HEAD answers the GET's status and headers, with no body",
       run: async (t) => {
-        const pairs: [string, string, string | null | undefined][] = [];
         const list = publicList(t);
-        if (list) pairs.push([list.operationId, list.pathTemplate, null]);
         const read = plainRead(t);
-        if (read) pairs.push([read.operationId, read.pathTemplate, undefined]);
+        const pairs = [list && ([list, null] as const), read && ([read, undefined] as const)].filter(
+          (p) => !!p,
+        );
         if (pairs.length === 0)
           return t.skip("the spec has no GET without path parameters to compare with HEAD");
-        const compared = [
-          "content-type",
-          "x-spec-version",
-          "vary",
-          "strict-transport-security",
-          "access-control-allow-origin",
-          "x-oauth-scopes",
-          "x-accepted-oauth-scopes",
-        ];
-        for (const [operationId, path, token] of pairs) {
+        for (const [operation, token] of pairs) {
+          const path = pathOf(operation);
           const get = await t.api.get(path, { token });
           const head = await t.api.request("HEAD", path, { token });
           t.expect("HEAD answers the GET's status", head.status === get.status, {
@@ -265,11 +220,13 @@ export default defineSuite({
             actual: head.text.slice(0, 100),
             response: head,
           });
-          const differing = compared.filter((name) => get.headers[name] !== head.headers[name]);
+          const differing = sameOnHead.filter((name) => get.headers[name] !== head.headers[name]);
+          const of = (response: LiveResponse) =>
+            Object.fromEntries(differing.map((name) => [name, response.headers[name]]));
           t.expect("HEAD answers the GET's headers", differing.length === 0, {
-            message: `${operationId}: HEAD and GET differ in ${differing.join(", ")}`,
-            expected: Object.fromEntries(differing.map((name) => [name, get.headers[name]])),
-            actual: Object.fromEntries(differing.map((name) => [name, head.headers[name]])),
+            message: `${operation.operationId}: HEAD and GET differ in ${differing.join(", ")}`,
+            expected: of(get),
+            actual: of(head),
             response: head,
           });
         }

@@ -5,7 +5,7 @@
  *   no further than the longest window the description names (two minutes); by token and by client address;
  * - driving an endpoint past its limit answers 429 with reason `Too many requests`, `Retry-After` and the error
  *   shape, accepting no more requests than `Remaining` announced; after waiting `Retry-After` requests succeed
- *   again; the dedicated limit of instance creation is spent without touching the general one.
+ *   again; the dedicated limit of instance creation (createComputeInstance) is spent without touching the general one.
  *
  * The drive uses its own minted token and instance-creation requests whose body every target refuses (400), so it
  * creates nothing; it needs the target to count refused requests, as the embedded reference does. The embedded
@@ -13,148 +13,123 @@
  * second. Against a real target it spends the account's creation limit for up to a window (30 s): it runs only
  * with --allow-writes, warns first, and is tagged `costly`.
  */
-import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
 import {
-  apiOperations,
+  apiFacts,
+  type CaseContext,
+  conventionsOf,
+  defineSuite,
   errorReasons,
-  harmlessProbe,
+  expectHeader,
+  expectStatus,
   isErrorBody,
+  type LiveResponse,
   type MintedToken,
   mintOrSkip,
   type Operation,
+  pathOf,
   pause,
   plainRead,
-} from "./support/protocol.ts";
+  publicRead,
+  requireOperation,
+  requireWrites,
+  retryAfterMs,
+  sendProbe,
+} from "../../src/index.ts";
 
-/** The longest window the description names: "800 requests per two minutes". */
-const longestWindowMs = 120_000;
+const { everyScope, longestRateWindowMs, tooManyRequestsReason } = apiFacts;
 const skewMs = 1000;
 /** The most requests a drive sends in one burst (the description's smallest dedicated limits are 2 to 25). */
 const maxDrive = 60;
 /** The longest `Retry-After` the suite waits. */
 const maxWaitMs = 60_000;
 
-interface RateHeaders {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly reset: number;
-}
+type RateHeaders = { readonly limit: number; readonly remaining: number; readonly reset: number };
 
-function integer(value: string | undefined): number | undefined {
-  return value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
-}
+const integer = (value?: string) =>
+  value !== undefined && /^-?\d+$/.test(value.trim()) ? Number(value) : undefined;
 
+/** `X-RateLimit-Limit`, `-Remaining` and `-Reset` as sent. */
+const rawRateHeaders = (response: LiveResponse) => ({
+  limit: response.headers["x-ratelimit-limit"],
+  remaining: response.headers["x-ratelimit-remaining"],
+  reset: response.headers["x-ratelimit-reset"],
+});
+
+/** The three as integers, when all three are. */
 function rateHeaders(response: LiveResponse): RateHeaders | undefined {
-  const limit = integer(response.headers["x-ratelimit-limit"]);
-  const remaining = integer(response.headers["x-ratelimit-remaining"]);
-  const reset = integer(response.headers["x-ratelimit-reset"]);
-  return limit === undefined || remaining === undefined || reset === undefined
-    ? undefined
-    : { limit, remaining, reset };
-}
-
-/** `Retry-After` in ms (delay-seconds or an HTTP-date, RFC 9110 §10.2.3); undefined when absent or unreadable. */
-function retryAfterMs(response: LiveResponse): number | undefined {
-  const value = response.headers["retry-after"]?.trim();
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  const [limit, remaining, reset] = Object.values(rawRateHeaders(response)).map(integer);
+  const all = limit !== undefined && remaining !== undefined && reset !== undefined;
+  return all ? { limit, remaining, reset } : undefined;
 }
 
 /** Judges one answer's headers on their own; answers them when present. */
 function judgeHeaders(t: CaseContext, what: string, response: LiveResponse): RateHeaders | undefined {
-  const headers = rateHeaders(response);
-  const raw = {
-    limit: response.headers["x-ratelimit-limit"],
-    remaining: response.headers["x-ratelimit-remaining"],
-    reset: response.headers["x-ratelimit-reset"],
-  };
-  if (
-    !t.expect("X-RateLimit-Limit, -Remaining and -Reset are integers", headers !== undefined, {
-      message: `${what}: X-RateLimit headers missing or not integers`,
-      actual: raw,
-      response,
-    })
-  )
+  const [headers, raw] = [rateHeaders(response), rawRateHeaders(response)];
+  const message = `${what}: X-RateLimit headers missing or not integers`;
+  const name = "X-RateLimit-Limit, -Remaining and -Reset are integers";
+  if (!t.expect(name, headers !== undefined, { message, actual: raw, response }) || !headers)
     return undefined;
+  const { limit, remaining, reset } = headers;
   const now = Date.now();
-  t.expect("0 <= Remaining <= Limit", headers!.remaining >= 0 && headers!.remaining <= headers!.limit, {
-    message: `${what}: Remaining ${headers!.remaining}, Limit ${headers!.limit}`,
+  const window = longestRateWindowMs / 1000;
+  t.expect("0 <= Remaining <= Limit", remaining >= 0 && remaining <= limit, {
+    message: `${what}: Remaining ${remaining}, Limit ${limit}`,
     actual: raw,
     response,
   });
-  t.expect("Reset is in the future", headers!.reset * 1000 >= now - skewMs, {
-    message: `${what}: Reset ${headers!.reset} is ${Math.round(now / 1000 - headers!.reset)} s in the past`,
-    actual: headers!.reset,
+  t.expect("Reset is in the future", reset * 1000 >= now - skewMs, {
+    message: `${what}: Reset ${reset} is ${Math.round(now / 1000 - reset)} s in the past`,
+    actual: reset,
     response,
   });
-  t.expect(
-    "Reset is within the longest described window",
-    headers!.reset * 1000 <= now + longestWindowMs + skewMs,
-    {
-      message: `${what}: Reset ${headers!.reset} is ${Math.round(headers!.reset - now / 1000)} s ahead, beyond two minutes`,
-      expected: `at most ${longestWindowMs / 1000} s ahead`,
-      actual: headers!.reset,
-      response,
-    },
-  );
+  const within = "Reset is within the longest described window";
+  t.expect(within, reset * 1000 <= now + longestRateWindowMs + skewMs, {
+    message: `${what}: Reset ${reset} is ${Math.round(reset - now / 1000)} s ahead, beyond ${window} s`,
+    expected: `at most ${window} s ahead`,
+    actual: reset,
+    response,
+  });
   return headers;
 }
 
 /** Judges a 429 answer: reason, error shape, Retry-After, Remaining 0. */
 function judgeRefusal(t: CaseContext, response: LiveResponse): void {
-  t.expect("429 says Too many requests", errorReasons(response).includes("Too many requests"), {
-    expected: "Too many requests",
-    actual: errorReasons(response),
+  const reasons = errorReasons(t, response);
+  t.expect(`429 says ${tooManyRequestsReason}`, reasons.includes(tooManyRequestsReason), {
+    expected: tooManyRequestsReason,
+    actual: reasons,
     response,
   });
-  t.expect("429 has the error shape", isErrorBody(response), {
-    expected: "{errors: [{reason}]}",
+  const envelope = conventionsOf(t.spec).errorEnvelope;
+  t.expect("429 has the error shape", isErrorBody(t, response), {
+    expected: `{${envelope.list}: [{${envelope.reason}}]}`,
     actual: response.text.slice(0, 200),
     response,
   });
-  t.expect("429 carries Retry-After", retryAfterMs(response) !== undefined, {
-    expected: "Retry-After: <seconds> or an HTTP-date",
-    actual: response.headers["retry-after"],
-    response,
-  });
+  const readable = (value?: string) => retryAfterMs(value, Date.now()) !== undefined;
+  const where = { where: "a 429", expected: "Retry-After: <seconds> or an HTTP-date" };
+  expectHeader(t, "429 carries Retry-After", response, "Retry-After", readable, where);
   const remaining = integer(response.headers["x-ratelimit-remaining"]);
   if (remaining !== undefined) {
     t.expect("429 says Remaining 0", remaining === 0, { expected: 0, actual: remaining, response });
   }
 }
 
-/** The operation with a dedicated limit the drive spends: instance creation. */
-function creation(t: CaseContext): Operation {
-  const operation =
-    t.spec.operations.byId("createComputeInstance") ??
-    apiOperations(t).find((entry) => entry.method === "post" && entry.pathTemplate === "/compute/instances");
-  if (!operation) return t.skip("the spec has no instance creation, the dedicated limit this suite drives");
-  return operation;
-}
-
 interface Drive {
   readonly token: MintedToken;
+  /** Instance creation: the operation with a dedicated limit the drive spends. */
   readonly operation: Operation;
 }
 
 function driveFrom(t: CaseContext): Drive {
   const drive = t.shared.get("drive") as Drive | undefined;
-  if (!drive) return t.skip("no minted token to drive with: the limit-enforced case did not run");
-  return drive;
+  return drive ?? t.skip("no minted token to drive with: the limit-enforced case did not run");
 }
 
 /** One creation request every target refuses (400), with the drive's token, never retried. */
 function refusedCreate(t: CaseContext, drive: Drive): Promise<LiveResponse> {
-  const probe = harmlessProbe(drive.operation)!;
   // Unpaced: the client's pacer would otherwise hold the requests past the limit until the window resets.
-  return t.api.request(probe.method, probe.path, {
-    token: drive.token.token,
-    json: probe.json,
-    retry: false,
-    pace: false,
-  });
+  return sendProbe(t, drive.operation, drive.token.token, { retry: false, pace: false })!;
 }
 
 interface Spent {
@@ -168,14 +143,11 @@ interface Spent {
 async function spend(t: CaseContext, drive: Drive): Promise<Spent | undefined> {
   const first = await refusedCreate(t, drive);
   const headers = rateHeaders(first);
-  if (!headers) {
-    return t.skip(
-      `${drive.operation.operationId} answers no X-RateLimit headers: there is no limit to drive by`,
-    );
-  }
+  const id = drive.operation.operationId;
+  if (!headers) return t.skip(`${id} answers no X-RateLimit headers: there is no limit to drive by`);
   if (headers.remaining + 2 > maxDrive) {
     return t.skip(
-      `${drive.operation.operationId} allows ${headers.remaining} more requests in this window: beyond this suite's budget of ${maxDrive}`,
+      `${id} allows ${headers.remaining} more requests in this window: beyond this suite's budget of ${maxDrive}`,
     );
   }
   const burst =
@@ -205,36 +177,33 @@ export default defineSuite({
         "X-RateLimit-* are integers, Remaining decreases within a window, Reset is ahead within two minutes",
       run: async (t) => {
         const read = plainRead(t);
-        const publicRead = apiOperations(t).find(
-          (operation) =>
-            operation.security.public && operation.method === "get" && !operation.pathTemplate.includes("{"),
-        );
-        if (!read && !publicRead) return t.skip("the spec has no read without path parameters");
+        const open = publicRead(t);
+        if (!read && !open) return t.skip("the spec has no read without path parameters");
         // A minted token is this case's alone: nothing else spends its window between two answers.
         const token =
           read && t.target.writesAllowed
-            ? (await mintOrSkip(t, "rate-headers", read.security.scopes[0] ?? "*")).token
+            ? (await mintOrSkip(t, "rate-headers", read.security.scopes[0] ?? everyScope)).token
             : undefined;
         const series: [string, Operation | undefined, string | null | undefined][] = [
           ["by token", read, token],
-          ["by address", publicRead, null],
+          ["by address", open, null],
         ];
         let compared = 0;
         for (const [what, operation, bearer] of series) {
           if (!operation) continue;
+          const at = `${operation.operationId} ${what}`;
           let previous: RateHeaders | undefined;
           for (let index = 0; index < 6; index += 1) {
-            const query = operation.paginated ? { page_size: 25 } : undefined;
-            const response = await t.api.get(operation.pathTemplate, {
+            const response = await t.api.get(pathOf(operation), {
               token: bearer,
               retry: false,
-              ...(query ? { query } : {}),
+              ...(operation.paginated ? { query: { page_size: 25 } } : {}),
             });
-            const headers = judgeHeaders(t, `${operation.operationId} ${what}`, response);
+            const headers = judgeHeaders(t, at, response);
             if (headers && previous && headers.limit === previous.limit && headers.reset === previous.reset) {
               compared += 1;
               t.expect("Remaining decreases within a window", headers.remaining < previous.remaining, {
-                message: `${operation.operationId} ${what}: Remaining went ${previous.remaining} -> ${headers.remaining} within the window resetting at ${headers.reset}`,
+                message: `${at}: Remaining went ${previous.remaining} -> ${headers.remaining} within the window resetting at ${headers.reset}`,
                 expected: `below ${previous.remaining}`,
                 actual: headers.remaining,
                 response,
@@ -251,22 +220,18 @@ export default defineSuite({
       id: "limit-enforced",
       title: "Past the instance-creation limit: 429 Too many requests with Retry-After and the error shape",
       run: async (t) => {
-        if (!t.target.writesAllowed) {
-          return t.skip(
-            "driving past a limit spends the account's instance-creation limit for a window: run against the embedded target or pass --allow-writes",
-          );
-        }
-        const operation = creation(t);
+        requireWrites(t, "driving past a limit spends the account's instance-creation limit for a window");
+        const operation = requireOperation(t, "createComputeInstance");
         const read = plainRead(t);
         if (!t.target.embedded) {
           t.log(
             `WARNING: driving ${operation.operationId} past its rate limit on ${t.target.baseUrl} with refused requests: this account's instance creation may be refused for up to a window (30 s)`,
           );
         }
-        const scopes = [
-          ...new Set([operation.security.scopes[0] ?? "*", read?.security.scopes[0]].filter(Boolean)),
-        ];
-        const token = await mintOrSkip(t, "rate-drive", scopes.join(" "));
+        const scopes = new Set(
+          [operation.security.scopes[0] ?? everyScope, read?.security.scopes[0]].filter(Boolean),
+        );
+        const token = await mintOrSkip(t, "rate-drive", [...scopes].join(" "));
         const drive: Drive = { token, operation };
         t.shared.set("drive", drive);
         const spent = await spend(t, drive);
@@ -281,16 +246,17 @@ export default defineSuite({
           );
         }
         const accepted = spent.burst.length - spent.refused.length;
+        const last = spent.burst.at(-1);
         t.expect("past the limit, requests answer 429", spent.refused.length > 0, {
           message: `${spent.burst.length} requests at once with Remaining ${spent.announced}: none answered 429`,
           expected: "at least one 429",
           actual: spent.burst.map((response) => response.status),
-          response: spent.burst.at(-1),
+          response: last,
         });
         t.expect("no more requests are accepted than Remaining announced", accepted <= spent.announced, {
           expected: `at most ${spent.announced}`,
           actual: accepted,
-          response: spent.burst.at(-1),
+          response: last,
         });
         const refusal = spent.refused[0];
         if (!refusal) return;
@@ -303,27 +269,19 @@ export default defineSuite({
       title: "A spent instance-creation limit leaves the general limit of the same token alone",
       run: async (t) => {
         const drive = driveFrom(t);
-        const read = plainRead(t);
-        if (!read) return t.skip("the spec has no plain read to try under the general limit");
+        const read = plainRead(t) ?? t.skip("the spec has no plain read to try under the general limit");
         let refused = await refusedCreate(t, drive);
-        if (refused.status !== 429) {
-          // The window reset since the last case: spend it again (once).
-          const spent = await spend(t, drive);
-          refused = spent?.refused[0] ?? refused;
-        }
+        // The window reset since the last case: spend it again (once).
+        if (refused.status !== 429) refused = (await spend(t, drive))?.refused[0] ?? refused;
         if (refused.status !== 429)
           return t.skip("the creation limit could not be spent: see limit-enforced");
-        const general = await t.api.get(read.pathTemplate, {
+        const general = await t.api.get(pathOf(read), {
           token: drive.token.token,
           retry: false,
           pace: false,
         });
-        t.expect("a spent dedicated limit leaves the general one alone", general.status === 200, {
-          message: `${read.operationId} with the same token answered ${general.status} right after ${drive.operation.operationId} answered 429`,
-          expected: 200,
-          actual: general.status,
-          response: general,
-        });
+        const message = `${read.operationId} with the same token answered ${general.status} right after ${drive.operation.operationId} answered 429`;
+        expectStatus(t, "a spent dedicated limit leaves the general one alone", general, 200, message);
         const headers = rateHeaders(general);
         if (headers) {
           t.expect("the general limit still has room", headers.remaining > 0, {
@@ -343,7 +301,8 @@ export default defineSuite({
         if (!refusal) return t.skip("no 429 was seen: nothing to recover from");
         const reset = rateHeaders(refusal)?.reset;
         const waitMs =
-          retryAfterMs(refusal) ?? (reset !== undefined ? Math.max(0, reset * 1000 - Date.now()) : 1000);
+          retryAfterMs(refusal.headers["retry-after"], Date.now()) ??
+          (reset !== undefined ? Math.max(0, reset * 1000 - Date.now()) : 1000);
         if (waitMs > maxWaitMs) {
           return t.skip(`Retry-After asks for ${Math.round(waitMs / 1000)} s: longer than this suite waits`);
         }

@@ -9,24 +9,34 @@
  * Read-only but for two parts that need writes (a successful call of the deprecated operation, and writes to
  * unknown ids), which run on the embedded target or with --allow-writes and are skipped otherwise.
  */
-import { type CaseContext, defineSuite, type LiveResponse } from "../../src/index.ts";
 import {
+  apiFacts,
   apiOperations,
+  type CaseContext,
+  call,
+  chooseRegion,
+  chooseType,
+  createdId,
+  defineSuite,
   errorReasons,
+  expectHeader,
+  expectStatus,
   isSuccess,
+  type LiveResponse,
   type Operation,
+  pathOf,
   plainRead,
+  publicRead,
+  type RequestOptions,
+  requireOperation,
+  requireWrites,
+  topLevelLists,
   unknownPath,
-} from "./support/protocol.ts";
+} from "../../src/index.ts";
 
+const { notFoundReason } = apiFacts;
 const release = /^(\d+)\.(\d+)\.(\d+)$/;
 const methods = ["GET", "PUT", "POST", "DELETE"];
-
-function writesOrSkip(t: CaseContext, what: string): void {
-  if (!t.target.writesAllowed) {
-    t.skip(`${what} changes the account: run against the embedded target or pass --allow-writes`);
-  }
-}
 
 /** A request body the operation's schema accepts, to reach the handler: `{}` when valid; undefined otherwise. */
 function emptyBodyIfValid(t: CaseContext, operation: Operation): { json?: unknown } | undefined {
@@ -36,64 +46,53 @@ function emptyBodyIfValid(t: CaseContext, operation: Operation): { json?: unknow
   return validate({}).valid ? { json: {} } : undefined;
 }
 
-function warningsOf(response: LiveResponse): unknown {
-  return (response.json as { warnings?: unknown } | undefined)?.warnings;
-}
+const warningsOf = (response: LiveResponse) =>
+  (response.json as { warnings?: unknown } | undefined)?.warnings;
+/** A non-empty array of strings ("Status codes": 299 and 202). */
+const areWarnings = (value: unknown) =>
+  Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === "string");
 
-function hasWarnings(response: LiveResponse): boolean {
-  const warnings = warningsOf(response);
-  return (
-    Array.isArray(warnings) && warnings.length > 0 && warnings.every((entry) => typeof entry === "string")
+/**
+ * Calls the deprecated node alias (endpoint 5's path, ending at the profile) after making what it needs: a load
+ * balancer with one profile, an unbooted instance with a private IPv4 to be the node. Undefined when a setup step
+ * failed (asserted as `setup: <step>`).
+ */
+async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveResponse | undefined> {
+  const region = await chooseRegion(t, ["balancers", "instances"]);
+  const type = await chooseType(t, "nanode");
+  // Both deletions are looked up first: nothing is made that the run could not remove.
+  const removeBalancer = requireOperation(t, "deleteNodeBalancer");
+  const removeInstance = requireOperation(t, "deleteComputeInstance");
+  const step = async (name: string, operationId: string, json: unknown, params: number[] = []) => {
+    const response = await call(t, operationId, { json, params });
+    return expectStatus(t, `setup: ${name}`, response, 200) ? response : undefined;
+  };
+  const idOf = (response: LiveResponse | undefined) => response && createdId(response);
+  const balancer = idOf(
+    await step("create a load balancer", "createNodeBalancer", { region, label: t.label("deprecated") }),
   );
-}
-
-interface Page<T> {
-  readonly data?: readonly T[];
-}
-
-/** Creates what the deprecated node alias needs (a profile, an instance with a private IPv4); undefined, said why. */
-async function nodeSetup(t: CaseContext): Promise<{ configPath: string; address: string } | undefined> {
-  const regions = await t.api.get("/regions", { token: null, query: { page_size: 500 } });
-  const region = (regions.json as Page<{ id: string; status?: string; capabilities?: string[] }>)?.data?.find(
-    (entry) =>
-      entry.status !== "outage" &&
-      entry.capabilities?.includes("NodeBalancers") &&
-      entry.capabilities.includes("Linodes"),
-  );
-  const types = await t.api.get("/compute/types", { token: null, query: { page_size: 500 } });
-  const type =
-    (types.json as Page<{ id: string; class?: string }>)?.data?.find((entry) => entry.class === "nanode") ??
-    (types.json as Page<{ id: string }>)?.data?.[0];
-  if (!region || !type)
-    t.skip("no region with load balancers and instances, or no instance type, in the catalogue");
-  const step = (name: string, response: LiveResponse) =>
-    t.expect(`setup: ${name}`, response.status === 200, { expected: 200, actual: response.status, response });
-
-  const balancer = await t.api.post("/nodebalancers", { region: region!.id, label: t.label("deprecated") });
-  if (!step("create a load balancer", balancer)) return undefined;
-  const balancerId = (balancer.json as { id: number }).id;
-  t.cleanup(`load balancer ${balancerId}`, `/nodebalancers/${balancerId}`);
-  const config = await t.api.post(`/nodebalancers/${balancerId}/configs`, {
-    port: 80,
-    protocol: "http",
-    check: "none",
+  if (balancer === undefined) return undefined;
+  t.cleanup(`load balancer ${balancer}`, pathOf(removeBalancer, balancer));
+  const profile = { port: 80, protocol: "http", check: "none" };
+  const config = idOf(await step("create a profile", "createNodeBalancerConfig", profile, [balancer]));
+  if (config === undefined) return undefined;
+  const node = { region, type, label: t.label("deprecated-node"), booted: false };
+  const instance = idOf(await step("create an instance", "createComputeInstance", node));
+  if (instance === undefined) return undefined;
+  t.cleanup(`instance ${instance}`, pathOf(removeInstance, instance));
+  const ipv4 = { type: "ipv4", public: false, compute_id: instance };
+  const ip = await step("give the instance a private IPv4", "allocateIP", ipv4);
+  if (!ip) return undefined;
+  const address = `${(ip.json as { address: string }).address}:${profile.port}`;
+  return call(t, alias.operationId, {
+    params: [balancer, config],
+    json: { label: t.label("alias-node"), address },
   });
-  if (!step("create a profile", config)) return undefined;
-  const configPath = `/nodebalancers/${balancerId}/configs/${(config.json as { id: number }).id}`;
-
-  const instance = await t.api.post("/compute/instances", {
-    region: region!.id,
-    type: type!.id,
-    label: t.label("deprecated-node"),
-    booted: false,
-  });
-  if (!step("create an instance", instance)) return undefined;
-  const instanceId = (instance.json as { id: number }).id;
-  t.cleanup(`instance ${instanceId}`, `/compute/instances/${instanceId}`);
-  const ip = await t.api.post("/networking/ips", { type: "ipv4", public: false, compute_id: instanceId });
-  if (!step("give the instance a private IPv4", ip)) return undefined;
-  return { configPath, address: `${(ip.json as { address: string }).address}:80` };
 }
+
+type Recipe = (t: CaseContext, alias: Operation) => Promise<LiveResponse | undefined>;
+/** How to call a deprecated operation successfully, by operationId: the one recipe this suite knows. */
+const recipes: Readonly<Record<string, Recipe>> = { createNodeBalancerNodeDeprecated: deprecatedNode };
 
 export default defineSuite({
   id: "versioning",
@@ -118,49 +117,31 @@ export default defineSuite({
       title: "X-Spec-Version on answers of every kind is the spec's info.version",
       run: async (t) => {
         const answers: [string, LiveResponse][] = [];
-        const publicRead = apiOperations(t).find(
-          (operation) =>
-            operation.security.public && operation.method === "get" && !operation.pathTemplate.includes("{"),
-        );
-        if (publicRead) {
-          answers.push([
-            `${publicRead.operationId} 200`,
-            await t.api.get(publicRead.pathTemplate, { token: null }),
-          ]);
-          answers.push([
-            "an unknown path (404)",
-            await t.api.get(`${publicRead.pathTemplate}/conform-unknown-0/conform-unknown-1`, {
-              token: null,
-            }),
-          ]);
+        const answer = async (what: string, path: string, options: RequestOptions = {}) => {
+          answers.push([what, await t.api.get(path, options)]);
+        };
+        const open = publicRead(t);
+        if (open) {
+          await answer(`${open.operationId} 200`, pathOf(open), { token: null });
+          const unknown = `${pathOf(open)}/conform-unknown-0/conform-unknown-1`;
+          await answer("an unknown path (404)", unknown, { token: null });
         }
         const read = plainRead(t);
         if (read) {
-          answers.push([`${read.operationId} 200`, await t.api.get(read.pathTemplate)]);
-          answers.push([`${read.operationId} 401`, await t.api.get(read.pathTemplate, { token: null })]);
+          await answer(`${read.operationId} 200`, pathOf(read));
+          await answer(`${read.operationId} 401`, pathOf(read), { token: null });
         }
-        const list = apiOperations(t).find(
-          (operation) =>
-            operation.paginated && operation.method === "get" && !operation.pathTemplate.includes("{"),
-        );
+        const list = topLevelLists(t)[0];
         if (list) {
-          answers.push([
-            `${list.operationId} 400`,
-            await t.api.get(list.pathTemplate, {
-              token: list.security.public ? null : undefined,
-              query: { page_size: 1 },
-            }),
-          ]);
+          const token = list.security.public ? null : undefined;
+          await answer(`${list.operationId} 400`, pathOf(list), { token, query: { page_size: 1 } });
         }
         if (answers.length === 0) return t.skip("the spec has no read without path parameters");
-        for (const [what, response] of answers) {
-          const value = response.headers["x-spec-version"];
-          t.expect("X-Spec-Version is the spec's version", value === t.spec.version, {
-            message: `${what}: X-Spec-Version is ${value ?? "missing"}`,
-            expected: t.spec.version,
-            actual: value,
-            response,
-          });
+        const version = t.spec.version;
+        for (const [where, response] of answers) {
+          const same = (value?: string) => value === version;
+          const context = { where, expected: version };
+          expectHeader(t, "X-Spec-Version is the spec's version", response, "X-Spec-Version", same, context);
         }
       },
     },
@@ -170,30 +151,17 @@ export default defineSuite({
       run: async (t) => {
         const deprecated = apiOperations(t).filter((operation) => operation.deprecated);
         if (deprecated.length === 0) return t.skip("the spec marks no operation deprecated");
-        // The one recipe this suite knows: the node-creation alias at the profile's path (endpoint 5).
-        const alias = deprecated.find(
-          (operation) =>
-            operation.method === "post" &&
-            /^\/nodebalancers\/\{[^}]+\}\/configs\/\{[^}]+\}$/.test(operation.pathTemplate),
-        );
-        if (!alias)
-          return t.skip(
-            `no recipe to call ${deprecated.map((operation) => operation.operationId).join(", ")} successfully`,
-          );
-        writesOrSkip(t, "calling the deprecated node alias successfully");
-        const setup = await nodeSetup(t);
-        if (!setup) return;
-        const response = await t.api.post(setup.configPath, {
-          label: t.label("alias-node"),
-          address: setup.address,
-        });
-        t.expect("a deprecated operation answers 299", response.status === 299, {
-          message: `${alias.operationId} answered ${response.status}`,
-          expected: 299,
-          actual: response.status,
-          response,
-        });
-        t.expect("a deprecated operation's answer carries warnings", hasWarnings(response), {
+        const alias = deprecated.find((operation) => operation.operationId in recipes);
+        if (!alias) {
+          const ids = deprecated.map((operation) => operation.operationId).join(", ");
+          return t.skip(`no recipe to call ${ids} successfully`);
+        }
+        requireWrites(t, `calling ${alias.operationId} successfully changes the account`);
+        const response = await recipes[alias.operationId]!(t, alias);
+        if (!response) return;
+        const message = `${alias.operationId} answered ${response.status}`;
+        expectStatus(t, "a deprecated operation answers 299", response, 299, message);
+        t.expect("a deprecated operation's answer carries warnings", areWarnings(warningsOf(response)), {
           expected: "a non-empty warnings array of strings",
           actual: warningsOf(response),
           response,
@@ -204,14 +172,12 @@ export default defineSuite({
       id: "accepted-202",
       title: "A 202 answer carries a warnings array",
       run: (t) => {
-        const documented = apiOperations(t).filter((operation) =>
-          operation.responses.some((entry) => entry.status === "202"),
-        );
+        const documented = apiOperations(t)
+          .filter((operation) => operation.responses.some((entry) => entry.status === "202"))
+          .map((operation) => operation.operationId);
         if (documented.length === 0)
           return t.skip("the spec documents no 202 answer: nothing can be made to answer one");
-        return t.skip(
-          `no recipe makes ${documented.map((operation) => operation.operationId).join(", ")} answer 202 on demand`,
-        );
+        return t.skip(`no recipe makes ${documented.join(", ")} answer 202 on demand`);
       },
     },
     {
@@ -233,24 +199,17 @@ export default defineSuite({
             );
             continue;
           }
+          const [method, path] = [operation.method.toUpperCase(), unknownPath(operation)];
           const token = operation.security.public ? null : undefined;
-          const response = await t.api.request(operation.method.toUpperCase(), unknownPath(operation), {
-            token,
-            ...body,
-          });
-          t.expect("an unknown id answers 404", response.status === 404, {
-            message: `${operation.operationId} ${unknownPath(operation)} answered ${response.status}`,
-            expected: 404,
-            actual: response.status,
+          const response = await t.api.request(method, path, { token, ...body });
+          const message = `${operation.operationId} ${path} answered ${response.status}`;
+          if (!expectStatus(t, "an unknown id answers 404", response, 404, message)) continue;
+          const reasons = errorReasons(t, response);
+          t.expect(`404 says ${notFoundReason}`, reasons.includes(notFoundReason), {
+            expected: notFoundReason,
+            actual: reasons,
             response,
           });
-          if (response.status === 404) {
-            t.expect("404 says Not found", errorReasons(response).includes("Not found"), {
-              expected: "Not found",
-              actual: errorReasons(response),
-              response,
-            });
-          }
         }
         if (skippedWrites > 0)
           t.log(`${skippedWrites} writes to unknown ids left out: writes are not allowed on this target`);
@@ -260,10 +219,7 @@ export default defineSuite({
       id: "unsupported-methods",
       title: "Methods a path does not support answer neither 2xx nor 5xx",
       run: async (t) => {
-        const byPath = new Map<string, Operation[]>();
-        for (const operation of apiOperations(t)) {
-          byPath.set(operation.pathTemplate, [...(byPath.get(operation.pathTemplate) ?? []), operation]);
-        }
+        const byPath = Map.groupBy(apiOperations(t), (operation) => operation.pathTemplate);
         for (const [template, operations] of byPath) {
           const declared = new Set(operations.map((operation) => operation.method.toUpperCase()));
           // PATCH is in no operation of the API; the other undeclared methods could act if a target supported them
@@ -274,16 +230,13 @@ export default defineSuite({
           const path = unknownPath(operations[0]!);
           for (const method of undeclared) {
             const response = await t.api.request(method, path, method === "GET" ? {} : { json: {} });
-            t.expect(
-              "an unsupported method answers neither 2xx nor 5xx",
-              !isSuccess(response.status) && response.status < 500,
-              {
-                message: `${method} ${template} answered ${response.status}`,
-                expected: "4xx",
-                actual: response.status,
-                response,
-              },
-            );
+            const name = "an unsupported method answers neither 2xx nor 5xx";
+            t.expect(name, !isSuccess(response) && response.status < 500, {
+              message: `${method} ${template} answered ${response.status}`,
+              expected: "4xx",
+              actual: response.status,
+              response,
+            });
           }
         }
       },
@@ -296,14 +249,8 @@ export default defineSuite({
         if (base.protocol !== "https:") return t.skip("the target itself is plain HTTP");
         const plain = new URL(t.target.baseUrl);
         plain.protocol = "http:";
-        const read =
-          apiOperations(t).find(
-            (operation) =>
-              operation.method === "get" &&
-              operation.security.public &&
-              !operation.pathTemplate.includes("{"),
-          ) ?? plainRead(t);
-        const url = `${plain.toString().replace(/\/$/, "")}${read?.pathTemplate ?? ""}`;
+        const read = publicRead(t) ?? plainRead(t);
+        const url = `${plain.toString().replace(/\/$/, "")}${read ? pathOf(read) : ""}`;
         let response: LiveResponse;
         try {
           response = await t.api.get(url, { token: null, retry: false });
@@ -314,7 +261,7 @@ export default defineSuite({
           return;
         }
         const location = response.headers.location ?? "";
-        t.expect("plain HTTP is not served", !isSuccess(response.status), {
+        t.expect("plain HTTP is not served", !isSuccess(response), {
           message: `http:// answered ${response.status}: the API is served without TLS`,
           expected: "a refusal or a redirect to https://",
           actual: response.status,

@@ -6,6 +6,7 @@ import { expect } from "vitest";
 import type { CaseFinished, RunEvent, RunFinished } from "../../src/core/events.ts";
 import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
 import { runConformance } from "../../src/runner/run.ts";
+import type { SuiteHooks } from "../../src/runner/suite-api.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 
 export interface SuiteRun {
@@ -17,7 +18,8 @@ export interface SuiteRun {
   readonly failedChecks: ReadonlySet<string>;
 }
 
-export async function runSuites(overrides: Partial<RunConfig>): Promise<SuiteRun> {
+/** Runs with the defaults, `overrides` and the suites' `hooks` (functions a program hands the suites). */
+export async function runSuites(overrides: Partial<RunConfig>, hooks?: SuiteHooks): Promise<SuiteRun> {
   const events: RunEvent[] = [];
   const config: RunConfig = { ...runConfigDefaults, specPath: bundledSpecPath, seed: 1, ...overrides };
   const finished = await runConformance(config, {
@@ -25,6 +27,7 @@ export async function runSuites(overrides: Partial<RunConfig>): Promise<SuiteRun
     listeners: [(event) => void events.push(event)],
     signal: new AbortController().signal,
     toolVersion: "test",
+    ...(hooks ? { hooks } : {}),
   });
   const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
   const problems = cases.filter((event) => event.status !== "passed" && event.status !== "skipped");

@@ -4,17 +4,17 @@
  * the client's redirect URI; everything else is the suite's own work through the runner (creating the clients,
  * exchanging the code urlencoded and multipart, refresh, the refusals, using the tokens on the API).
  *
- * Why this shape: the suite's login step is a seam (`suiteOptions.loginDriver`, see
- * suites/conformance/support/oauth-login.ts). The default driver submits the page's form over HTTP; this test
- * plugs in a browser instead, so the suite's private flow is proven end to end against what a browser really
- * submits (hidden inputs, labels, the redirect it follows), not against the suite's own reading of the form.
+ * Why this shape: the suite's login step is a seam (the hook `loginDriver`, handed to the run as `hooks`; see
+ * src/toolkit/login.ts). The default driver submits the page's form over HTTP; this test plugs in a browser
+ * instead, so the suite's private flow is proven end to end against what a browser really submits (hidden
+ * inputs, labels, the redirect it follows), not against the suite's own reading of the form.
  * The clients' redirect URI is a loopback server of the test's (`suiteOptions.oauth.redirectUri`), so the browser
  * lands somewhere real and never leaves 127.0.0.1.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoginDriver } from "../../suites/conformance/support/oauth-login.ts";
+import type { LoginDriver } from "../../src/index.ts";
 import { launchChromium, skipBrowserTests } from "../helpers/chromium.ts";
 import { runSuites } from "../helpers/run-suites.ts";
 import { cases, expectGreen } from "./protocol-faults.ts";
@@ -58,10 +58,10 @@ describe.skipIf(skipBrowserTests)("the auth suite with the login page in headles
       }
     };
     try {
-      const run = await runSuites({
-        suites: ["auth"],
-        suiteOptions: { loginDriver: inBrowser, oauth: { redirectUri } },
-      });
+      const run = await runSuites(
+        { suites: ["auth"], suiteOptions: { oauth: { redirectUri } } },
+        { loginDriver: inBrowser },
+      );
       expectGreen(run);
       const oauthCases = cases(run).filter((event) =>
         [

@@ -2,8 +2,11 @@
  * The auth suite through the real runner: green on the clean reference (every case runs, every token and client it
  * made is revoked at the end), red against each auth fault, naming the assertion that caught it.
  */
+import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
 import { defaultUser } from "../../src/reference/server.ts";
+import type { LoginDriver } from "../../src/runner/suite-api.ts";
+import { parseLoginForm } from "../../src/toolkit/login.ts";
 import { runSuites } from "../helpers/run-suites.ts";
 import { cases, expectCaught, expectGreen, faultsClaimedBy } from "./protocol-faults.ts";
 
@@ -55,6 +58,45 @@ describe("auth suite", () => {
     for (const event of oauth) {
       expect(event.status).toBe("skipped");
       expect(event.skipReason).toMatch(/no login credentials|no exchanged code|no refresh token/);
+    }
+  });
+
+  it("logs in through the hook loginDriver a program hands the run, not through its own form driver", async () => {
+    // A driver of the test's own, outside the runner (its requests are not recorded): the embedded server's
+    // certificate is made for the run, and this is loopback only.
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    const types: string[] = [];
+    const loginDriver: LoginDriver = async ({ authorizeUrl, username, password }) => {
+      types.push(new URL(authorizeUrl).searchParams.get("response_type") ?? "");
+      const page = await request(authorizeUrl, { dispatcher });
+      const form = parseLoginForm(await page.body.text())!;
+      const fields = form.fields.map(([name, value]): [string, string] => [
+        name,
+        name === form.usernameField ? username : name === form.passwordField ? password : value,
+      ]);
+      const action = new URL(form.action, authorizeUrl);
+      const answer = await request(action, {
+        method: "POST",
+        dispatcher,
+        body: new URLSearchParams(fields).toString(),
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      await answer.body.dump();
+      return new URL(String(answer.headers.location), action).toString();
+    };
+    try {
+      const run = await runSuites({ suites }, { loginDriver });
+      expectGreen(run);
+      expect(types).toEqual(["code", "code", "code", "token"]);
+      const formPosts = run.events.filter(
+        (event) =>
+          event.type === "exchange" &&
+          event.exchange.request.method === "POST" &&
+          event.exchange.request.url.endsWith("/oauth/authorize"),
+      );
+      expect(formPosts).toEqual([]);
+    } finally {
+      await dispatcher.close();
     }
   });
 

@@ -1,28 +1,20 @@
 /**
- * Logging a user in at the OAuth login server, as the auth suite's OAuth cases need it: a {@link LoginDriver} takes
- * the authorization URL and the user's credentials and answers the URL the login server sent the user back to
- * (the client's redirect URI with a code in the query, or a token in the fragment).
+ * The OAuth login server as suites use it: logging a user in, the token endpoint and OAuth clients, each found by
+ * operationId (getOAuthAuthorize on the login server, createOAuthToken, createOAuthClient / deleteOAuthClient).
  *
+ * A {@link LoginDriver} takes the authorization URL and the user's credentials and answers the URL the login
+ * server sent the user back to (the client's redirect URI with a code in the query, or a token in the fragment).
  * The default driver, {@link httpLoginDriver}, works over plain HTTP through the run's recorded client (so every
  * exchange is judged by the checks): GET the authorization URL, read the HTML form (its action, hidden inputs, the
- * username and password inputs), submit it urlencoded and read the redirect's `Location`. A library user or a test
- * can pass another driver as `suiteOptions.loginDriver` (a function, so programmatic runs only), e.g. a real
- * browser filling in the page (test/suites/auth-browser.test.ts drives headless Chromium this way).
+ * username and password inputs), submit it urlencoded and read the redirect's `Location`. A program running
+ * conform can hand another driver to the suites as the hook `loginDriver` (`hooks` of the run's options), e.g. a
+ * real browser filling in the page (test/suites/auth-browser.test.ts drives headless Chromium this way).
  * @module
  */
-import type { CaseContext, LiveResponse } from "../../../src/index.ts";
-
-export interface LoginRequest {
-  /** `{auth_url}/oauth/authorize?client_id=...&response_type=...&scope=...&state=...` */
-  readonly authorizeUrl: string;
-  /** The client's registered redirect URI: the login ends when the user is sent there. */
-  readonly redirectUri: string;
-  readonly username: string;
-  readonly password: string;
-}
-
-/** Logs in; answers the URL the user was sent to (query and fragment included), or throws why it could not. */
-export type LoginDriver = (request: LoginRequest) => Promise<string>;
+import { randomBytes } from "node:crypto";
+import type { LiveResponse } from "../runner/http-client.ts";
+import type { CaseContext, LoginDriver } from "../runner/suite-api.ts";
+import { call, pathFor, pathOf, requireOperation } from "./operations.ts";
 
 /** Why a login could not be driven, with the answer that showed it. */
 export class LoginFailed extends Error {
@@ -128,10 +120,105 @@ export function httpLoginDriver(t: CaseContext): LoginDriver {
   };
 }
 
-/** The driver a run uses: `suiteOptions.loginDriver` when it is a function, the HTTP driver otherwise. */
+/** The driver a run uses: the hook `loginDriver` when the program running conform gave one, else the HTTP one. */
 export function loginDriverFor(t: CaseContext): LoginDriver {
-  const given = t.options.loginDriver;
-  return typeof given === "function" ? (given as LoginDriver) : httpLoginDriver(t);
+  return t.hooks.loginDriver ?? httpLoginDriver(t);
+}
+
+/** The login page's URL with `query`: getOAuthAuthorize's path on the login server (`t.target.authUrl`). */
+export function authorizeUrl(t: CaseContext, query: Readonly<Record<string, string>>): string {
+  const path = pathFor(t, "getOAuthAuthorize");
+  return `${t.target.authUrl.replace(/\/$/, "")}${path}?${new URLSearchParams(query)}`;
+}
+
+/** Posts `fields` to the token endpoint (createOAuthToken), urlencoded or multipart, with no token, never retried. */
+export function requestToken(
+  t: CaseContext,
+  fields: Readonly<Record<string, string>>,
+  encoding: "urlencoded" | "multipart" = "urlencoded",
+): Promise<LiveResponse> {
+  if (encoding === "urlencoded")
+    return call(t, "createOAuthToken", { form: fields, token: null, retry: false });
+  const { body, contentType } = multipartBody(fields);
+  return call(t, "createOAuthToken", {
+    body,
+    headers: { "content-type": contentType },
+    token: null,
+    retry: false,
+  });
+}
+
+export interface OAuthClient {
+  /** The client_id. */
+  readonly id: string;
+  /** Empty for a public client. */
+  readonly secret: string;
+  readonly redirectUri: string;
+}
+
+export type OAuthClientOutcome =
+  | { readonly ok: true; readonly client: OAuthClient; readonly response: LiveResponse }
+  | { readonly ok: false; readonly response: LiveResponse };
+
+/**
+ * Creates an OAuth client (createOAuthClient) with the run's token, registers its deletion (deleteOAuthClient) and
+ * marks its secret secret. Answers the refusal instead when the target refuses.
+ */
+export async function registerOAuthClient(
+  t: CaseContext,
+  name: string,
+  options: { readonly redirectUri: string; readonly public: boolean },
+): Promise<OAuthClientOutcome> {
+  const remove = requireOperation(t, "deleteOAuthClient");
+  const response = await call(t, "createOAuthClient", {
+    json: { label: t.label(name), redirect_uri: options.redirectUri, public: options.public },
+  });
+  const body = response.json as { id?: unknown; secret?: unknown } | undefined;
+  if (response.status !== 200 || typeof body?.id !== "string") return { ok: false, response };
+  t.cleanup(`OAuth client ${body.id}`, pathOf(remove, body.id));
+  const secret = typeof body.secret === "string" ? body.secret : "";
+  t.secret(secret);
+  return { ok: true, client: { id: body.id, secret, redirectUri: options.redirectUri }, response };
+}
+
+export type LoginOutcome =
+  | { readonly ok: true; readonly landed: string; readonly state: string }
+  | { readonly ok: false; readonly reason: string; readonly response?: LiveResponse };
+
+/**
+ * Logs `credentials` in for `client` with the run's driver, asking for `responseType` and `scope` with a fresh
+ * `state`; answers where the user landed and the state sent, or why the login could not be driven.
+ */
+export async function logIn(
+  t: CaseContext,
+  client: OAuthClient,
+  request: { readonly responseType: "code" | "token"; readonly scope: string },
+  credentials: { readonly username: string; readonly password: string },
+): Promise<LoginOutcome> {
+  const state = randomBytes(6).toString("hex");
+  const query = { client_id: client.id, response_type: request.responseType, scope: request.scope, state };
+  const url = authorizeUrl(t, query);
+  try {
+    const landed = await loginDriverFor(t)({
+      authorizeUrl: url,
+      redirectUri: client.redirectUri,
+      ...credentials,
+    });
+    return { ok: true, landed, state };
+  } catch (error) {
+    const response = (error as { response?: LiveResponse }).response;
+    return {
+      ok: false,
+      reason: String((error as Error)?.message ?? error),
+      ...(response ? { response } : {}),
+    };
+  }
+}
+
+/** Where a suite's clients send the user back: `suiteOptions.oauth.redirectUri`, or a URI never resolved. */
+export function redirectUriOf(t: CaseContext): string {
+  const oauth = t.options.oauth as { redirectUri?: unknown } | undefined;
+  return typeof oauth?.redirectUri === "string" ? oauth.redirectUri : "https://conform.invalid/callback";
 }
 
 /** The user's credentials: `suiteOptions.login` (the embedded target supplies its seeded user). */

@@ -1,0 +1,68 @@
+/**
+ * Personal access tokens a suite mints for itself with the run's token (operation createPersonalAccessToken),
+ * each marked secret and revoked at the end of the run through deletePersonalAccessToken's path; and the skip of
+ * a case that would change the account where writes are not allowed.
+ * @module
+ */
+import type { LiveResponse } from "../runner/http-client.ts";
+import type { CaseContext } from "../runner/suite-api.ts";
+import { call, pathOf, requireOperation } from "./operations.ts";
+
+export interface MintedToken {
+  readonly id: number;
+  readonly token: string;
+  /** The scopes as the target granted them (its normalised form). */
+  readonly scopes: string;
+  readonly expiry: string | null;
+}
+
+export type MintOutcome =
+  | { readonly ok: true; readonly minted: MintedToken }
+  | { readonly ok: false; readonly response: LiveResponse };
+
+/** Skips the case unless writes are allowed here, saying `why` it would write. */
+export function requireWrites(t: CaseContext, why: string): void {
+  if (!t.target.writesAllowed) t.skip(`${why}: run against the embedded target or pass --allow-writes`);
+}
+
+/**
+ * Mints a personal access token with `scopes` (and `expiry`, an ISO date-time, when given), registers its
+ * revocation and marks it secret. Answers the refusal instead when the target refuses. Skips the case when the
+ * description has no way to mint or to revoke one (a token nobody can revoke is never made).
+ */
+export async function mintToken(
+  t: CaseContext,
+  name: string,
+  scopes: string,
+  expiry?: string,
+): Promise<MintOutcome> {
+  const revoke = requireOperation(t, "deletePersonalAccessToken");
+  const response = await call(t, "createPersonalAccessToken", {
+    json: { label: t.label(name), scopes, ...(expiry ? { expiry } : {}) },
+  });
+  const body = response.json as Partial<MintedToken> | undefined;
+  if (response.status !== 200 || typeof body?.token !== "string" || typeof body.id !== "number") {
+    return { ok: false, response };
+  }
+  t.secret(body.token);
+  t.cleanup(`personal access token ${body.id} (${scopes})`, pathOf(revoke, body.id));
+  return {
+    ok: true,
+    minted: {
+      id: body.id,
+      token: body.token,
+      scopes: typeof body.scopes === "string" ? body.scopes : scopes,
+      expiry: typeof body.expiry === "string" ? body.expiry : null,
+    },
+  };
+}
+
+/** Mints a token or skips the case, saying why (writes not allowed here, or the target refused). */
+export async function mintOrSkip(t: CaseContext, name: string, scopes: string): Promise<MintedToken> {
+  requireWrites(t, "minting a token changes the account");
+  const outcome = await mintToken(t, name, scopes);
+  if (outcome.ok) return outcome.minted;
+  return t.skip(
+    `the target refused to mint a token with scopes "${scopes}" (${outcome.response.status}); the run's token may lack account:read_write or those scopes`,
+  );
+}
