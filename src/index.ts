@@ -19,19 +19,23 @@ export {
   type SuiteHooks,
   type TargetInfo,
 } from "./runner/suite-api.ts";
+
+// The description's operations and the API's conventions read from it.
+
 export { type ApiConventions, apiFacts, conventionsOf, type PageSizeBounds } from "./spec/conventions.ts";
 export type { FilterableField, OperationInfo } from "./spec/types.ts";
 
-// Suite toolkit: operations by operationId, answers, properties, fixtures, waits.
+// The suite toolkit (src/toolkit/): operations by operationId, answers, properties, fixtures, waits, resources.
+
 export * from "./toolkit/fixtures.ts";
 export * from "./toolkit/operations.ts";
 export * from "./toolkit/property.ts";
+export * from "./toolkit/resources.ts";
 export * from "./toolkit/responses.ts";
 export * from "./toolkit/waits.ts";
 
-// Suite toolkit: lists and pagination (walker, stable snapshots), generators and oracles they use.
+// Lists and pagination: the list walker and stable snapshots, and the generators and oracles they judge with.
 
-// Suite toolkit: request bodies (write targets, read-back), generators they use.
 export { type Generated, type Mutation, mutationsOf } from "./generators/case-meta.ts";
 export {
   type FilterScenario,
@@ -41,6 +45,17 @@ export {
 } from "./generators/filter-object.ts";
 export { invalidFilterObject } from "./generators/filter-object-invalid.ts";
 export { type PageQueryValues, pageParams } from "./generators/page-params.ts";
+export {
+  checkFilter,
+  compareValues,
+  type FilterJudgement,
+  judgeFilteredList,
+} from "./oracles/filter-oracle.ts";
+export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
+export * from "./toolkit/lists.ts";
+
+// Request bodies: write targets, where a write lives, read-back, fixtures, and the body generators.
+
 export {
   type BodySchema,
   type RequestBodyConstraints,
@@ -53,13 +68,6 @@ export {
   isBreakable,
   requestBodyInvalid,
 } from "./generators/request-body-invalid.ts";
-export {
-  checkFilter,
-  compareValues,
-  type FilterJudgement,
-  judgeFilteredList,
-} from "./oracles/filter-oracle.ts";
-export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
 export {
   type BodyFixtures,
   bodyFixturePort,
@@ -95,15 +103,15 @@ export {
   type Written,
   written,
 } from "./toolkit/bodies/written.ts";
-export * from "./toolkit/lists.ts";
 
-// Suite toolkit: protocol (tokens, login drivers).
+// Protocol: tokens minted and revoked, the login at the OAuth server, Retry-After.
+
 export { retryAfterMs } from "./runner/http-client.ts";
 export * from "./toolkit/login.ts";
 export * from "./toolkit/tokens.ts";
 
-// Suite toolkit: workflows (listen drivers, certificates).
+// Workflows: listen drivers (node health) and certificates made for the run.
+
 export { makeStrayKey, makeTlsPair, pemBody, type TlsPair } from "./generators/certificates.ts";
 export type { ListenDriver, Listener } from "./runner/listen-drivers/index.ts";
 export * from "./toolkit/listen.ts";
-export * from "./toolkit/resources.ts";

@@ -1,11 +1,13 @@
 /**
  * `error-body-shape`: a 4xx or 5xx body is the API's error envelope `{errors: [{reason, field?}, ...]}`: at least
  * one error, every `reason` a non-empty string, and `field`, when present, a non-empty string. `field` is omitted
- * when no single input is at fault, never null (cloud-api-v4 "Error body"; facts.md "Conventions").
+ * when no single input is at fault, never null (cloud-api-v4 "Error body"; facts.md "Conventions"). The names
+ * are the loaded description's (its error schema: `conventionsOf(spec).errorEnvelope`).
  * Extra properties are tolerated: the real service adds fields beyond the documented ones.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
+import { conventionsOf, describedErrorEnvelope, type ErrorEnvelope } from "../spec/conventions.ts";
 import { isJsonMediaType } from "./_internals/http-values.ts";
 import { documentedResponse, isHead } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
@@ -13,7 +15,7 @@ import type { CheckDefinition } from "./types.ts";
 export const errorBodyShape: CheckDefinition = {
   id: "error-body-shape",
   title: "Error responses carry {errors: [{reason, field?}]}",
-  check({ operation }, exchange) {
+  check({ spec, operation }, exchange) {
     const { response } = exchange;
     // Only 4xx and 5xx answers carry the error envelope (cloud-api-v4 "Status codes"); a 3xx is a redirect.
     if (response.status < 400) return skipped(`status ${response.status} is not an error response`);
@@ -29,46 +31,56 @@ export const errorBodyShape: CheckDefinition = {
         `${operation?.operationId} documents ${documented.contentTypes.join(", ")} for ${documented.status}, not JSON`,
       );
     }
+    const envelope = conventionsOf(spec).errorEnvelope;
+    const expected = shapeOf(envelope);
     if (response.json === undefined) {
       const what = response.text === "" ? "no body" : "a body that is not JSON";
-      return failed(`error response ${response.status} has ${what}, expected {errors: [...]}`, {
-        expected: "{errors: [{reason, field?}]}",
+      return failed(`error response ${response.status} has ${what}, expected {${envelope.list}: [...]}`, {
+        expected,
         actual: response.text.slice(0, 200),
       });
     }
-    const problems = errorEnvelopeProblems(response.json);
+    const problems = errorEnvelopeProblems(response.json, envelope);
     if (problems.length === 0) return passed;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
-    return failed(`${problems[0]}${more}`, { expected: "{errors: [{reason, field?}]}", actual: problems });
+    return failed(`${problems[0]}${more}`, { expected, actual: problems });
   },
 };
 
+/** `{errors: [{reason, field?}]}` in the description's names. */
+function shapeOf(envelope: ErrorEnvelope): string {
+  return `{${envelope.list}: [{${envelope.reason}, ${envelope.field}?}]}`;
+}
+
 /** What is wrong with an error envelope, one line per problem (empty when it is well formed). */
-export function errorEnvelopeProblems(body: unknown): string[] {
+export function errorEnvelopeProblems(body: unknown, envelope = describedErrorEnvelope): string[] {
+  const { list, reason: reasonKey, field: fieldKey } = envelope;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return [`error body is ${describe(body)}, expected an object with an errors array`];
+    return [`error body is ${describe(body)}, expected an object with an ${list} array`];
   }
-  const errors = (body as { errors?: unknown }).errors;
-  if (errors === undefined) return ["error body has no errors array"];
-  if (!Array.isArray(errors)) return [`errors is ${describe(errors)}, expected an array`];
-  if (errors.length === 0) return ["errors is empty: an error response names at least one error"];
+  const errors = (body as Record<string, unknown>)[list];
+  if (errors === undefined) return [`error body has no ${list} array`];
+  if (!Array.isArray(errors)) return [`${list} is ${describe(errors)}, expected an array`];
+  if (errors.length === 0) return [`${list} is empty: an error response names at least one error`];
   const problems: string[] = [];
   errors.forEach((entry: unknown, index) => {
-    const at = `errors[${index}]`;
+    const at = `${list}[${index}]`;
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-      problems.push(`${at} is ${describe(entry)}, expected {reason, field?}`);
+      problems.push(`${at} is ${describe(entry)}, expected {${reasonKey}, ${fieldKey}?}`);
       return;
     }
-    const { reason, field } = entry as { reason?: unknown; field?: unknown };
-    if (reason === undefined) problems.push(`${at} has no reason`);
+    const reason = (entry as Record<string, unknown>)[reasonKey];
+    const field = (entry as Record<string, unknown>)[fieldKey];
+    if (reason === undefined) problems.push(`${at} has no ${reasonKey}`);
     else if (typeof reason !== "string")
-      problems.push(`${at}.reason is ${describe(reason)}, expected a string`);
-    else if (reason.trim() === "") problems.push(`${at}.reason is blank`);
-    if (!("field" in entry)) return;
-    if (field === null) problems.push(`${at}.field is null: omit field when no single input is at fault`);
-    else if (typeof field !== "string") problems.push(`${at}.field is ${describe(field)}, expected a string`);
-    else if (field.trim() === "")
-      problems.push(`${at}.field is blank: omit field when no single input is at fault`);
+      problems.push(`${at}.${reasonKey} is ${describe(reason)}, expected a string`);
+    else if (reason.trim() === "") problems.push(`${at}.${reasonKey} is blank`);
+    if (!(fieldKey in entry)) return;
+    const omit = `omit ${fieldKey} when no single input is at fault`;
+    if (field === null) problems.push(`${at}.${fieldKey} is null: ${omit}`);
+    else if (typeof field !== "string")
+      problems.push(`${at}.${fieldKey} is ${describe(field)}, expected a string`);
+    else if (field.trim() === "") problems.push(`${at}.${fieldKey} is blank: ${omit}`);
   });
   return problems;
 }

@@ -41,7 +41,11 @@ export interface ApiConventions {
 
 /** What the description says when the loaded one says nothing: "Collections: pagination", "Limits". */
 export const describedPageSize: PageSizeBounds = Object.freeze({ min: 25, max: 500, default: 100 });
-const describedEnvelope: ErrorEnvelope = Object.freeze({ list: "errors", reason: "reason", field: "field" });
+export const describedErrorEnvelope: ErrorEnvelope = Object.freeze({
+  list: "errors",
+  reason: "reason",
+  field: "field",
+});
 
 /**
  * Facts of the API the description cannot state in a schema (cloud-api-v4.md and facts.md), each named once.
@@ -153,7 +157,7 @@ function errorEnvelopeOf(spec: ApiSpec, operations: readonly OperationInfo[]): E
       if (found) return found;
     }
   }
-  return describedEnvelope;
+  return describedErrorEnvelope;
 }
 
 function schemaOfResponse(document: unknown, operation: OperationInfo, status: string): unknown {
@@ -184,7 +188,7 @@ function envelopeOfSchema(document: unknown, schema: unknown): ErrorEnvelope | u
     const reason = itemRequired.find((entry): entry is string => typeof entry === "string");
     if (!reason || !isObject(itemProperties)) continue;
     const field = Object.keys(itemProperties).find((entry) => !itemRequired.includes(entry));
-    return { list: name, reason, field: field ?? describedEnvelope.field };
+    return { list: name, reason, field: field ?? describedErrorEnvelope.field };
   }
   return undefined;
 }

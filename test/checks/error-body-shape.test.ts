@@ -151,4 +151,18 @@ describe("error-body-shape", () => {
   ])("names what is wrong with %j", (body, problems) => {
     expect(errorEnvelopeProblems(body)).toEqual(problems);
   });
+
+  it.each([
+    [{ problems: [{ message: "Bad", pointer: "/label" }] }, []],
+    [{ errors: [{ reason: "Bad" }] }, ["error body has no problems array"]],
+    [{ problems: [{ reason: "Bad" }] }, ["problems[0] has no message"]],
+    [
+      { problems: [{ message: "Bad", pointer: null }] },
+      ["problems[0].pointer is null: omit pointer when no single input is at fault"],
+    ],
+  ])("judges another edition's envelope in its own names: %j", (body, problems) => {
+    expect(errorEnvelopeProblems(body, { list: "problems", reason: "message", field: "pointer" })).toEqual(
+      problems,
+    );
+  });
 });
