@@ -10,7 +10,7 @@ import type { Exchange } from "../core/exchange.ts";
 import type { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
 import type { ApiSpec } from "../spec/types.ts";
-import { type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
+import { type CaseContextDeps, type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
 import { CaseTally } from "./case-tally.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { ExchangeJudge } from "./exchange-judge.ts";
@@ -19,20 +19,8 @@ import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
 import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
-/** What every case of a run shares. */
-export interface CaseRunDeps {
-  readonly spec: ApiSpec;
-  readonly target: TargetInfo;
-  readonly token: string | undefined;
-  readonly seed: number;
-  readonly options: Readonly<Record<string, unknown>>;
-  readonly hooks: SuiteHooks;
-  readonly propertyRuns: number | undefined;
-  readonly signal: AbortSignal;
-  readonly client: HttpClient;
-  readonly labels: LabelMaker;
-  readonly ledger: CleanupLedger;
-  readonly secrets: SecretValues;
+/** What every case of a run shares: what its context is made of (less the suite's shared values), and the judge. */
+export interface CaseRunDeps extends Omit<CaseContextDeps, "shared"> {
   readonly judge: ExchangeJudge;
   readonly bus: EventBus;
 }
