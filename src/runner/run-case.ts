@@ -7,17 +7,13 @@
  */
 import type { CaseFinished, CaseStatus } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
-import type { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
-import type { ApiSpec } from "../spec/types.ts";
 import { type CaseContextDeps, type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
 import { CaseTally } from "./case-tally.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { ExchangeJudge } from "./exchange-judge.ts";
-import { type HttpClient, TransportError } from "./http-client.ts";
-import type { LabelMaker } from "./labels.ts";
-import type { CleanupLedger } from "./ledger.ts";
-import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
+import { TransportError } from "./http-client.ts";
+import type { Suite, SuiteCase } from "./suite-api.ts";
 
 /** What every case of a run shares: what its context is made of (less the suite's shared values), and the judge. */
 export interface CaseRunDeps extends Omit<CaseContextDeps, "shared"> {
