@@ -113,5 +113,6 @@ export * from "./toolkit/tokens.ts";
 // Workflows: listen drivers (node health) and certificates made for the run.
 
 export { makeStrayKey, makeTlsPair, pemBody, type TlsPair } from "./generators/certificates.ts";
+export { type EventuallyOptions, type EventuallyOutcome, eventually } from "./runner/eventually.ts";
 export type { ListenDriver, Listener } from "./runner/listen-drivers/index.ts";
 export * from "./toolkit/listen.ts";

@@ -137,3 +137,12 @@ export function expectHeader(
   const message = `${context.where}: ${header} is ${value ?? "missing"}`;
   return t.expect(name, accept(value), { message, expected: context.expected, actual: value, response });
 }
+
+/**
+ * Skips the case when the loaded description documents `header` on none of the API's answers: its conventions
+ * do not promise it, so its absence is no failure (the checks skip it the same way).
+ */
+export function requireDocumentedHeader(t: CaseContext, header: string): void {
+  if (!conventionsOf(t.spec).documentedHeaders.has(header.toLowerCase()))
+    t.skip(`the description documents no ${header} header on the API's answers`);
+}

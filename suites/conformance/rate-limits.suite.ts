@@ -30,6 +30,7 @@ import {
   pause,
   plainRead,
   publicRead,
+  requireDocumentedHeader,
   requireOperation,
   requireWrites,
   retryAfterMs,
@@ -176,6 +177,7 @@ export default defineSuite({
       title:
         "X-RateLimit-* are integers, Remaining decreases within a window, Reset is ahead within two minutes",
       run: async (t) => {
+        requireDocumentedHeader(t, "X-RateLimit-Remaining");
         const read = plainRead(t);
         const open = publicRead(t);
         if (!read && !open) return t.skip("the spec has no read without path parameters");

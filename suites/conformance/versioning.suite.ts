@@ -28,6 +28,7 @@ import {
   plainRead,
   publicRead,
   type RequestOptions,
+  requireDocumentedHeader,
   requireOperation,
   requireWrites,
   topLevelLists,
@@ -116,6 +117,7 @@ export default defineSuite({
       id: "spec-version",
       title: "X-Spec-Version on answers of every kind is the spec's info.version",
       run: async (t) => {
+        requireDocumentedHeader(t, "X-Spec-Version");
         const answers: [string, LiveResponse][] = [];
         const answer = async (what: string, path: string, options: RequestOptions = {}) => {
           answers.push([what, await t.api.get(path, options)]);
