@@ -59,6 +59,11 @@ export interface FakeCase {
   reproduction: Reproduction | undefined;
 }
 
+/** What `fake` sent, as method, path and JSON body (for tests of writes). */
+export function sentJson(fake: FakeCase): { method: string; path: string; json: unknown }[] {
+  return fake.sent.map(({ method, path, options }) => ({ method, path, json: options.json }));
+}
+
 export interface FakeCaseInit {
   readonly propertyRuns?: number;
   readonly options?: Readonly<Record<string, unknown>>;
