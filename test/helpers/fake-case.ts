@@ -110,12 +110,13 @@ export function specWith(...renames: readonly (Rename | undefined)[]): Promise<A
   return spec;
 }
 
-/** `answer` is called with each request and its number (from 0, over both clients). */
+/** `answer` answers every request, or is called with each request and its number (from 0, over both clients). */
 export function fakeCase(
   spec: ApiSpec,
-  answer: (request: SentRequest, index: number) => Answer = () => ({ status: 404 }),
+  answer: Answer | ((request: SentRequest, index: number) => Answer) = { status: 404 },
   init: FakeCaseInit = {},
 ): FakeCase {
+  const answerOf = typeof answer === "function" ? answer : () => answer;
   const record: FakeCase = {
     t: undefined!,
     sent: [],
@@ -130,7 +131,7 @@ export function fakeCase(
     const request = async (method: string, path: string, options: RequestOptions = {}) => {
       const sent = { client: name, method, path, options };
       record.sent.push(sent);
-      const response = liveResponse(answer(sent, record.sent.length - 1));
+      const response = liveResponse(answerOf(sent, record.sent.length - 1));
       record.responses.push(response);
       return response;
     };

@@ -9,10 +9,6 @@ import type { ApiSpec } from "../../src/spec/types.ts";
 import { mintOrSkip, mintToken, requireWrites } from "../../src/toolkit/tokens.ts";
 import { type Answer, fakeCase, liveResponse, sentJson, specWith } from "../helpers/fake-case.ts";
 
-/** A case context that answers every request with `reply`. */
-const fakeContext = (spec: ApiSpec, reply: Answer, writesAllowed = true) =>
-  fakeCase(spec, () => reply, { writesAllowed });
-
 /** `spec` without the operation `operationId`. */
 function without(spec: ApiSpec, operationId: string): ApiSpec {
   return {
@@ -39,7 +35,7 @@ describe("mintToken", () => {
   ])(
     "under %s posts to createPersonalAccessToken's path and revokes at deletePersonalAccessToken's",
     async (_what, spec, tokens) => {
-      const fake = fakeContext(spec, minted);
+      const fake = fakeCase(spec, minted);
       const outcome = await mintToken(fake.t, "reader", "account:read_only", "2030-01-01T00:00:00Z");
       expect(outcome).toEqual({
         ok: true,
@@ -64,7 +60,7 @@ describe("mintToken", () => {
   );
 
   it("takes the scopes asked for when the answer does not echo them", async () => {
-    const { t } = fakeContext(bundled, { status: 200, json: { id: 1, token: "b".repeat(64) } });
+    const { t } = fakeCase(bundled, { status: 200, json: { id: 1, token: "b".repeat(64) } });
     const outcome = await mintToken(t, "x", "*");
     expect(outcome.ok && outcome.minted).toEqual({ id: 1, token: "b".repeat(64), scopes: "*", expiry: null });
   });
@@ -74,7 +70,7 @@ describe("mintToken", () => {
     ["a 200 without the token string", { status: 200, json: { id: 7, scopes: "*" } }],
     ["a 200 with a string id", { status: 200, json: { id: "7", token: "c".repeat(64) } }],
   ])("answers the refusal for %s, registering nothing", async (_what, reply) => {
-    const fake = fakeContext(bundled, reply);
+    const fake = fakeCase(bundled, reply);
     expect(await mintToken(fake.t, "x", "*")).toEqual({ ok: false, response: liveResponse(reply) });
     expect(fake.cleanups).toEqual([]);
     expect(fake.secrets).toEqual([]);
@@ -83,7 +79,7 @@ describe("mintToken", () => {
   it.each(["deletePersonalAccessToken", "createPersonalAccessToken"])(
     "skips, sending nothing, when the description has no %s",
     async (operationId) => {
-      const fake = fakeContext(without(bundled, operationId), minted);
+      const fake = fakeCase(without(bundled, operationId), minted);
       await expect(mintToken(fake.t, "x", "*")).rejects.toThrow(
         `the description has no operation ${operationId}`,
       );
@@ -94,18 +90,18 @@ describe("mintToken", () => {
 
 describe("mintOrSkip", () => {
   it("answers the minted token", async () => {
-    const { t } = fakeContext(bundled, minted);
+    const { t } = fakeCase(bundled, minted);
     expect((await mintOrSkip(t, "x", "account:read_only")).id).toBe(42);
   });
 
   it("skips without a request where writes are not allowed", async () => {
-    const fake = fakeContext(bundled, minted, false);
+    const fake = fakeCase(bundled, minted, { writesAllowed: false });
     await expect(mintOrSkip(fake.t, "x", "*")).rejects.toThrow(/changes the account: .*--allow-writes/);
     expect(fake.sent).toEqual([]);
   });
 
   it("skips, naming the status and scopes, when the target refuses", async () => {
-    const { t } = fakeContext(bundled, { status: 403, json: { errors: [{ reason: "Unauthorized" }] } });
+    const { t } = fakeCase(bundled, { status: 403, json: { errors: [{ reason: "Unauthorized" }] } });
     await expect(mintOrSkip(t, "x", "ips:read_write")).rejects.toThrow(
       /refused to mint a token with scopes "ips:read_write" \(403\)/,
     );
@@ -117,7 +113,7 @@ describe("requireWrites", () => {
     [true, false],
     [false, true],
   ])("writes allowed %s: skips %s", (allowed, skips) => {
-    const { t } = fakeContext(bundled, minted, allowed);
+    const { t } = fakeCase(bundled, minted, { writesAllowed: allowed });
     const run = () => requireWrites(t, "creating a client changes the account");
     if (skips) expect(run).toThrow("creating a client changes the account: run against the embedded target");
     else expect(run).not.toThrow();
