@@ -1,14 +1,15 @@
 /**
  * A case context with no target behind it, for the toolkit's tests: a loaded description (the bundled one, or one
- * with its paths renamed), an API answered by a function of the request, and records of what the toolkit did with
- * it (requests, cleanups, assertions, logs, secrets, the reproduction). `skip` throws {@link Skipped}.
+ * with its paths renamed), an API and a login server answered by one function of the request, and records of what
+ * the toolkit did with it (requests and the answers given, cleanups, assertions, logs, secrets, the reproduction).
+ * `skip` throws {@link Skipped}.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reproduction } from "../../src/core/events.ts";
 import type { Exchange } from "../../src/core/exchange.ts";
-import type { ApiClient, CaseContext, LiveResponse, RequestOptions } from "../../src/index.ts";
+import type { ApiClient, CaseContext, LiveResponse, RequestOptions, SuiteHooks } from "../../src/index.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
@@ -16,15 +17,19 @@ import type { ApiSpec } from "../../src/spec/types.ts";
 export class Skipped extends Error {}
 
 export interface SentRequest {
+  /** Which of the case's clients sent it: the API's (`t.api`) or the login server's (`t.auth`). */
+  readonly client: "api" | "auth";
   readonly method: string;
   readonly path: string;
   readonly options: RequestOptions;
 }
 
-/** What the fake API answers: a status and a JSON body (headers optional). */
+/** What the fake API answers: a status and a JSON body, or a body that is not JSON (`text`); headers optional. */
 export interface Answer {
   readonly status: number;
   readonly json?: unknown;
+  /** A body read as text only (an HTML page, say): the response has no `json`. */
+  readonly text?: string;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -32,7 +37,7 @@ export function liveResponse(answer: Answer): LiveResponse {
   return {
     status: answer.status,
     headers: answer.headers ?? {},
-    text: answer.json === undefined ? "" : JSON.stringify(answer.json),
+    text: answer.text ?? (answer.json === undefined ? "" : JSON.stringify(answer.json)),
     json: answer.json,
     exchange: {} as Exchange,
   };
@@ -41,6 +46,8 @@ export function liveResponse(answer: Answer): LiveResponse {
 export interface FakeCase {
   readonly t: CaseContext;
   readonly sent: SentRequest[];
+  /** What the fake answered, in the order of `sent`. */
+  readonly responses: LiveResponse[];
   readonly cleanups: { readonly description: string; readonly path: string }[];
   readonly expectations: {
     readonly name: string;
@@ -52,25 +59,50 @@ export interface FakeCase {
   reproduction: Reproduction | undefined;
 }
 
+/** What `fake` sent, as method, path and JSON body (for tests of writes). */
+export function sentJson(fake: FakeCase): { method: string; path: string; json: unknown }[] {
+  return fake.sent.map(({ method, path, options }) => ({ method, path, json: options.json }));
+}
+
 export interface FakeCaseInit {
   readonly propertyRuns?: number;
   readonly options?: Readonly<Record<string, unknown>>;
   readonly progress?: (label: string, run: number, of: number) => void;
   /** false: a target of the user's (replay lines name its base URL). */
   readonly embedded?: boolean;
+  /** false: a target where cases that change the account skip. */
+  readonly writesAllowed?: boolean;
+  /** The login server's URL (`t.target.authUrl`). */
+  readonly authUrl?: string;
+  /** The program's hooks (a login driver, say); `progress` adds to them. */
+  readonly hooks?: SuiteHooks;
+  /** The suite's values shared between its cases: give one map to several fakes to make them one suite's. */
+  readonly shared?: Map<string, unknown>;
+  /** The run's signal (abort its controller to interrupt the run). */
+  readonly signal?: AbortSignal;
 }
 
 const specs = new Map<string, Promise<ApiSpec>>();
 
-/** The bundled description, or one with `sed s#from#to#g` applied to it (operationIds unchanged). */
-export function specWith(rename?: readonly [string, string]): Promise<ApiSpec> {
-  const key = rename ? rename.join("→") : "bundled";
+type Rename = readonly [from: string, to: string];
+
+/**
+ * The bundled description, or one with `sed s#from#to#g` applied to it for each rename in turn (operationIds
+ * unchanged).
+ */
+export function specWith(...renames: readonly (Rename | undefined)[]): Promise<ApiSpec> {
+  const applied = renames.filter((rename) => rename !== undefined);
+  const key = applied.length ? applied.map((rename) => rename.join("→")).join(";") : "bundled";
   let spec = specs.get(key);
   if (!spec) {
-    if (!rename) spec = loadSpec(bundledSpecPath);
+    if (!applied.length) spec = loadSpec(bundledSpecPath);
     else {
       const file = join(tmpdir(), `conform-bodies-${process.pid}-${specs.size}.yaml`);
-      writeFileSync(file, readFileSync(bundledSpecPath, "utf8").replaceAll(rename[0], rename[1]));
+      const text = applied.reduce(
+        (renamed, [from, to]) => renamed.replaceAll(from, to),
+        readFileSync(bundledSpecPath, "utf8"),
+      );
+      writeFileSync(file, text);
       spec = loadSpec(file);
     }
     specs.set(key, spec);
@@ -78,48 +110,55 @@ export function specWith(rename?: readonly [string, string]): Promise<ApiSpec> {
   return spec;
 }
 
+/** `answer` answers every request, or is called with each request and its number (from 0, over both clients). */
 export function fakeCase(
   spec: ApiSpec,
-  answer: (request: SentRequest) => Answer = () => ({ status: 404 }),
+  answer: Answer | ((request: SentRequest, index: number) => Answer) = { status: 404 },
   init: FakeCaseInit = {},
 ): FakeCase {
+  const answerOf = typeof answer === "function" ? answer : () => answer;
   const record: FakeCase = {
     t: undefined!,
     sent: [],
+    responses: [],
     cleanups: [],
     expectations: [],
     logs: [],
     secrets: [],
     reproduction: undefined,
   };
-  const request = async (method: string, path: string, options: RequestOptions = {}) => {
-    const sent = { method, path, options };
-    record.sent.push(sent);
-    return liveResponse(answer(sent));
-  };
-  const api: ApiClient = {
-    request,
-    get: (path, options) => request("GET", path, options),
-    post: (path, json, options) => request("POST", path, { ...options, json }),
-    put: (path, json, options) => request("PUT", path, { ...options, json }),
-    delete: (path, options) => request("DELETE", path, options),
+  const client = (name: SentRequest["client"]): ApiClient => {
+    const request = async (method: string, path: string, options: RequestOptions = {}) => {
+      const sent = { client: name, method, path, options };
+      record.sent.push(sent);
+      const response = liveResponse(answerOf(sent, record.sent.length - 1));
+      record.responses.push(response);
+      return response;
+    };
+    return {
+      request,
+      get: (path, options) => request("GET", path, options),
+      post: (path, json, options) => request("POST", path, { ...options, json }),
+      put: (path, json, options) => request("PUT", path, { ...options, json }),
+      delete: (path, options) => request("DELETE", path, options),
+    };
   };
   let labels = 0;
   const t: CaseContext = {
-    api,
-    auth: api,
+    api: client("api"),
+    auth: client("auth"),
     spec,
     target: {
       baseUrl: "https://127.0.0.1:1/v4",
-      authUrl: "https://127.0.0.1:1",
+      authUrl: init.authUrl ?? "https://127.0.0.1:1",
       embedded: init.embedded ?? true,
-      writesAllowed: true,
+      writesAllowed: init.writesAllowed ?? true,
     },
     seed: 1,
     options: init.options ?? {},
-    hooks: init.progress ? { progress: init.progress } : {},
+    hooks: { ...init.hooks, ...(init.progress ? { progress: init.progress } : {}) },
     propertyRuns: init.propertyRuns,
-    signal: new AbortController().signal,
+    signal: init.signal ?? new AbortController().signal,
     expect: (name, condition, details = {}) => {
       record.expectations.push({ name, ok: condition, details });
       return condition;
@@ -133,7 +172,7 @@ export function fakeCase(
     reproduce: (reproduction) => {
       record.reproduction = reproduction;
     },
-    shared: new Map(),
+    shared: init.shared ?? new Map(),
     log: (message) => void record.logs.push(message),
   };
   return Object.assign(record, { t });

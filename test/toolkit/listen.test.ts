@@ -1,24 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import type { ListenDriver } from "../../src/runner/listen-drivers/index.ts";
-import type { CaseContext } from "../../src/runner/suite-api.ts";
 import { listenDriver, logDriverOutput, madeListenDriver } from "../../src/toolkit/listen.ts";
+import { fakeCase, specWith } from "../helpers/fake-case.ts";
 
-/** The parts of a case context the listen helpers use; `shared` is the suite's. */
-function fakeContext(options: Record<string, unknown>, shared = new Map<string, unknown>()) {
-  const controller = new AbortController();
-  const logs: string[] = [];
-  const t = {
-    options,
-    shared,
-    target: { baseUrl: "https://127.0.0.1:1/v4", authUrl: "https://127.0.0.1:1", embedded: true },
-    signal: controller.signal,
-    log: (line: string) => void logs.push(line),
-    skip: (reason: string): never => {
-      throw new Error(`skipped: ${reason}`);
-    },
-  } as unknown as CaseContext;
-  return { t, logs, controller };
-}
+const spec = await specWith();
+/** A case with `suiteOptions` `options`; `shared` is the suite's. */
+const fakeContext = (options: Record<string, unknown>, shared?: Map<string, unknown>) =>
+  fakeCase(spec, undefined, { options, shared });
 
 describe("listenDriver", () => {
   it.each([
@@ -53,7 +41,11 @@ describe("listenDriver", () => {
   });
 
   it("closes the driver when the run is interrupted, not before", () => {
-    const { t, controller } = fakeContext({ listen: { driver: "none" } });
+    const controller = new AbortController();
+    const { t } = fakeCase(spec, undefined, {
+      options: { listen: { driver: "none" } },
+      signal: controller.signal,
+    });
     const driver = listenDriver(t);
     const close = vi.spyOn(driver, "close");
     expect(close).not.toHaveBeenCalled();

@@ -4,9 +4,6 @@
  * the toolkit reads comes from the description, not from constants.
  */
 import { describe, expect, it } from "vitest";
-import type { Exchange } from "../../src/core/exchange.ts";
-import type { LiveResponse } from "../../src/runner/http-client.ts";
-import type { CaseContext, RequestOptions } from "../../src/runner/suite-api.ts";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
 import {
   describeFilterJudgement,
@@ -31,6 +28,7 @@ import {
   tooLarge,
   walk,
 } from "../../src/toolkit/lists.ts";
+import { type FakeCase, fakeCase, liveResponse, type SentRequest, Skipped } from "../helpers/fake-case.ts";
 
 const bounds = { minimum: 10, maximum: 50, default: 20 };
 
@@ -76,71 +74,29 @@ const spec = {
   },
 } as unknown as ApiSpec;
 
-interface Sent {
-  readonly path: string;
-  readonly query: Readonly<Record<string, unknown>>;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly token: string | null | undefined;
-}
-
-interface Fake {
-  readonly t: CaseContext;
-  readonly sent: Sent[];
-  readonly logs: string[];
-  readonly expectations: { name: string; ok: boolean }[];
-}
-
-function answer(status: number, body: unknown, text = JSON.stringify(body)): LiveResponse {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status, headers: {}, text, json, exchange: {} as Exchange };
-}
-
 /**
- * A target holding `collections` by path, paging them as described; `pagesOff` adds one to `pages` (a fault),
- * `onRead` runs before each answer (another client writing).
+ * A case against a target holding `collections` by path, paging them as described; `pagesOff` adds one to `pages`
+ * (a fault), `onRead` runs before each answer (another client writing). The toolkit only reads.
  */
 function fake(
   collections: Record<string, Item[]>,
-  options: { pagesOff?: number; onRead?: (sent: Sent) => void } = {},
-): Fake {
-  const sent: Sent[] = [];
-  const logs: string[] = [];
-  const expectations: { name: string; ok: boolean }[] = [];
-  const get = async (path: string, request: RequestOptions = {}) => {
-    const entry = { path, query: request.query ?? {}, headers: request.headers ?? {}, token: request.token };
-    sent.push(entry);
-    options.onRead?.(entry);
-    const items = collections[path];
-    if (!items) return answer(404, { errors: [{ reason: "Not found" }] });
-    const size = Number(entry.query.page_size ?? bounds.default);
+  options: { pagesOff?: number; onRead?: (sent: SentRequest) => void } = {},
+): FakeCase {
+  return fakeCase(spec, (sent) => {
+    if (sent.method !== "GET") throw new Error(`${sent.method} ${sent.path}: not used here`);
+    options.onRead?.(sent);
+    const items = collections[sent.path];
+    if (!items) return { status: 404, json: { errors: [{ reason: "Not found" }] } };
+    const query = sent.options.query ?? {};
+    const size = Number(query.page_size ?? bounds.default);
     if (!(size >= bounds.minimum && size <= bounds.maximum)) {
-      return answer(400, { errors: [{ reason: "Must be 10-50", field: "page_size" }] });
+      return { status: 400, json: { errors: [{ reason: "Must be 10-50", field: "page_size" }] } };
     }
-    const page = Number(entry.query.page ?? 1);
+    const page = Number(query.page ?? 1);
     const pages = Math.max(1, Math.ceil(items.length / size)) + (options.pagesOff ?? 0);
     const data = items.slice((page - 1) * size, page * size);
-    return answer(200, { data, page, pages, results: items.length });
-  };
-  const unused = () => Promise.reject(new Error("not used here"));
-  const t = {
-    api: { get, request: unused, post: unused, put: unused, delete: unused },
-    spec,
-    shared: new Map<string, unknown>(),
-    log: (message: string) => void logs.push(message),
-    expect: (name: string, ok: boolean) => {
-      expectations.push({ name, ok });
-      return ok;
-    },
-    skip: (reason: string): never => {
-      throw new Error(`skipped: ${reason}`);
-    },
-  } as unknown as CaseContext;
-  return { t, sent, logs, expectations };
+    return { status: 200, json: { data, page, pages, results: items.length } };
+  });
 }
 
 const things = (count: number, from = 1): Item[] =>
@@ -172,7 +128,7 @@ describe("reading pages", () => {
     const { t, sent } = fake({ "/things": things(3) });
     await readPage(t, list(), { page: "1" }, { label: "thing-1" });
     await readPage(t, list(), { page: "1" }, "{not json");
-    expect(sent.map((entry) => entry.headers)).toEqual([
+    expect(sent.map((entry) => entry.options.headers)).toEqual([
       { "x-item-filter": '{"label":"thing-1"}' },
       { "x-item-filter": "{not json" },
     ]);
@@ -199,7 +155,7 @@ describe("reading pages", () => {
   it("snapshots at the description's largest page size", async () => {
     const { t, sent } = fake({ "/things": things(60) });
     expect((await snapshot(t, list())) as Item[]).toHaveLength(60);
-    expect(sent.map((entry) => entry.query.page_size)).toEqual(["50", "50"]);
+    expect(sent.map((entry) => entry.options.query?.page_size)).toEqual(["50", "50"]);
     expect(await snapshot(t, list("/none"))).toBe("answered 404 to an unfiltered read");
   });
 });
@@ -302,7 +258,7 @@ describe("finding lists", () => {
       ["/places", null],
       ["/things/1/parts", undefined],
     ]);
-    expect(sent.map((entry) => entry.query.page_size)).toEqual(["10"]);
+    expect(sent.map((entry) => entry.options.query?.page_size)).toEqual(["10"]);
   });
 
   it("leaves out a nested list whose parent is empty, saying why", async () => {
@@ -325,7 +281,7 @@ describe("finding lists", () => {
       "getThingParts not checked: /things has no item to read /things/{thingId}/parts under",
     ]);
     await expect(readableLists(t, { ...selection, key: "other", keep: () => false })).rejects.toThrow(
-      "skipped: none",
+      new Skipped("none"),
     );
   });
 
@@ -343,7 +299,7 @@ describe("finding lists", () => {
       async (target, before) => void ran.push(`${target.path}:${before.length}`),
     );
     expect(ran).toEqual(["/things:2"]);
-    expect(expectations).toEqual([
+    expect(expectations.map(({ name, ok }) => ({ name, ok }))).toEqual([
       { name: "getThings can be read", ok: true },
       { name: "getThings can be read", ok: false },
     ]);
@@ -396,6 +352,6 @@ describe("comparing snapshots and describing filter answers", () => {
     ["another reason", [{ reason: "Bad filter", field: "X-Item-Filter" }], false],
   ])("refusesFilterOn: %s", (_name, errors, refuses) => {
     const { t } = fake({});
-    expect(refusesFilterOn(t, answer(400, { errors }), "status")).toBe(refuses);
+    expect(refusesFilterOn(t, liveResponse({ status: 400, json: { errors } }), "status")).toBe(refuses);
   });
 });

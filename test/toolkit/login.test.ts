@@ -3,15 +3,9 @@
  * driver's form submission and its refusals, the hook that replaces it, and the login server's operations found by
  * operationId (under the bundled description and one whose OAuth paths are renamed).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderLoginPage } from "../../src/reference/login-page.ts";
-import type { LiveResponse } from "../../src/runner/http-client.ts";
-import type { CaseContext, LoginDriver, RequestOptions, SuiteHooks } from "../../src/runner/suite-api.ts";
-import { bundledSpecPath } from "../../src/spec/bundled.ts";
-import { loadSpec } from "../../src/spec/load.ts";
+import type { LoginDriver } from "../../src/runner/suite-api.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
 import {
   authorizeUrl,
@@ -27,65 +21,10 @@ import {
   registerOAuthClient,
   requestToken,
 } from "../../src/toolkit/login.ts";
+import { type Answer, fakeCase, liveResponse, specWith } from "../helpers/fake-case.ts";
 
-function answer(status: number, body: unknown, headers: Record<string, string> = {}): LiveResponse {
-  const text = typeof body === "string" ? body : JSON.stringify(body);
-  const json = typeof body === "string" ? undefined : body;
-  return { status, headers, text, json, exchange: {} as LiveResponse["exchange"] };
-}
-
-interface Sent {
-  readonly client: "api" | "auth";
-  readonly method: string;
-  readonly path: string;
-  readonly options: RequestOptions;
-}
-
-interface Setting {
-  readonly spec?: ApiSpec;
-  /** Answers request number `index` (from 0, over both clients). */
-  readonly reply?: (request: Sent, index: number) => LiveResponse;
-  readonly options?: Record<string, unknown>;
-  readonly hooks?: SuiteHooks;
-  readonly authUrl?: string;
-}
-
-/** A case context whose two clients answer from `reply`, recording requests, cleanups and secrets. */
-function fakeContext(setting: Setting = {}) {
-  const seen = { requests: [] as Sent[], cleanups: [] as [string, string][], secrets: [] as string[] };
-  const reply = setting.reply ?? (() => answer(200, {}));
-  const client = (name: Sent["client"]) => {
-    const request = async (method: string, path: string, options: RequestOptions = {}) => {
-      const sent = { client: name, method, path, options };
-      seen.requests.push(sent);
-      return reply(sent, seen.requests.length - 1);
-    };
-    return { request, get: (path: string, options?: RequestOptions) => request("GET", path, options) };
-  };
-  const t = {
-    api: client("api"),
-    auth: client("auth"),
-    spec: setting.spec ?? bundled,
-    target: { baseUrl: "https://127.0.0.1/v4", authUrl: setting.authUrl ?? "https://127.0.0.1:8443" },
-    options: setting.options ?? {},
-    hooks: setting.hooks ?? {},
-    label: (name: string) => `conform-test-${name}`,
-    cleanup: (description: string, path: string) => void seen.cleanups.push([description, path]),
-    secret: (value: string) => void seen.secrets.push(value),
-    skip: (reason: string): never => {
-      throw new Error(`skipped: ${reason}`);
-    },
-  } as unknown as CaseContext;
-  return { t, seen };
-}
-
-const bundled = await loadSpec(bundledSpecPath);
-const renamedPath = join(mkdtempSync(join(tmpdir(), "conform-login-")), "renamed.yaml");
-const renamedText = readFileSync(bundledSpecPath, "utf8")
-  .replaceAll("/oauth/", "/login/")
-  .replaceAll("/account/oauth-clients", "/apps");
-writeFileSync(renamedPath, renamedText);
-const renamed = await loadSpec(renamedPath, { validate: false });
+const bundled = await specWith();
+const renamed = await specWith(["/oauth/", "/login/"], ["/account/oauth-clients", "/apps"]);
 
 const page = renderLoginPage({
   clientLabel: "Dashboard & <Co>",
@@ -98,6 +37,11 @@ const page = renderLoginPage({
   action: "/oauth/authorize",
 });
 const credentials = { username: "ada", password: "S3cret-pass" };
+/** The login page, then a redirect to `location`. */
+const pageThenRedirect =
+  (location: string) =>
+  (_sent: unknown, index: number): Answer =>
+    index === 0 ? { status: 200, text: page } : { status: 302, headers: { location } };
 
 describe("parseLoginForm", () => {
   it("reads the reference server's page: action, method, hidden fields unescaped, the two inputs", () => {
@@ -162,18 +106,13 @@ describe("httpLoginDriver", () => {
   };
 
   it("submits the form with the user's credentials and answers where the redirect points", async () => {
-    const { t, seen } = fakeContext({
-      reply: (_sent, index) =>
-        index === 0
-          ? answer(200, page)
-          : answer(302, "", { location: "https://app.test/cb?code=c0de&state=s" }),
-    });
-    expect(await httpLoginDriver(t)(request)).toBe("https://app.test/cb?code=c0de&state=s");
-    expect(seen.requests.map((sent) => [sent.client, sent.method, sent.path])).toEqual([
+    const fake = fakeCase(bundled, pageThenRedirect("https://app.test/cb?code=c0de&state=s"));
+    expect(await httpLoginDriver(fake.t)(request)).toBe("https://app.test/cb?code=c0de&state=s");
+    expect(fake.sent.map((sent) => [sent.client, sent.method, sent.path])).toEqual([
       ["auth", "GET", request.authorizeUrl],
       ["auth", "POST", "https://login.test/oauth/authorize"],
     ]);
-    const form = new URLSearchParams(seen.requests[1]!.options.body);
+    const form = new URLSearchParams(fake.sent[1]!.options.body);
     expect([...form]).toEqual([
       ["client_id", "abc"],
       ["response_type", "code"],
@@ -183,25 +122,29 @@ describe("httpLoginDriver", () => {
     ]);
   });
 
-  it.each<[string, LiveResponse[], RegExp]>([
-    ["the page is not there", [answer(404, { errors: [] })], /the login page answered 404/],
-    ["the page has no form", [answer(200, "<p>use the app</p>")], /no plain form/],
+  it.each<[string, Answer[], RegExp]>([
+    ["the page is not there", [{ status: 404, json: { errors: [] } }], /the login page answered 404/],
+    ["the page has no form", [{ status: 200, text: "<p>use the app</p>" }], /no plain form/],
     [
       "the login does not redirect",
-      [answer(200, page), answer(200, page)],
+      [
+        { status: 200, text: page },
+        { status: 200, text: page },
+      ],
       /answered 200 instead of a redirect/,
     ],
     [
       "the redirect has no Location",
-      [answer(200, page), answer(302, "")],
+      [{ status: 200, text: page }, { status: 302 }],
       /answered 302 instead of a redirect/,
     ],
   ])("throws LoginFailed, with the answer, when %s", async (_what, replies, message) => {
-    const { t } = fakeContext({ reply: (_sent, index) => replies[index]! });
-    const failure = await httpLoginDriver(t)(request).catch((error: unknown) => error);
+    const fake = fakeCase(bundled, (_sent, index) => replies[index]!);
+    const failure = await httpLoginDriver(fake.t)(request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(LoginFailed);
     expect((failure as LoginFailed).message).toMatch(message);
-    expect((failure as LoginFailed).response).toBe(replies.at(-1));
+    expect(fake.responses).toEqual(replies.map(liveResponse));
+    expect((failure as LoginFailed).response).toBe(fake.responses.at(-1));
   });
 });
 
@@ -212,7 +155,7 @@ describe("the login driver a run uses", () => {
       calls.push(request);
       return `${request.redirectUri}#access_token=t0k&state=${new URL(request.authorizeUrl).searchParams.get("state")}`;
     };
-    const { t, seen } = fakeContext({ hooks: { loginDriver } });
+    const { t, sent } = fakeCase(bundled, undefined, { hooks: { loginDriver } });
     expect(loginDriverFor(t)).toBe(loginDriver);
     const client = { id: "abc", secret: "", redirectUri: "https://app.test/cb" };
     const outcome = await logIn(
@@ -225,38 +168,35 @@ describe("the login driver a run uses", () => {
     if (!outcome.ok) return;
     expect(outcome.landed).toBe(`https://app.test/cb#access_token=t0k&state=${outcome.state}`);
     expect(calls).toHaveLength(1);
-    const sent = new URL(calls[0]!.authorizeUrl);
-    expect(`${sent.origin}${sent.pathname}`).toBe("https://127.0.0.1:8443/oauth/authorize");
-    expect(Object.fromEntries(sent.searchParams)).toEqual({
+    const asked = new URL(calls[0]!.authorizeUrl);
+    expect(`${asked.origin}${asked.pathname}`).toBe("https://127.0.0.1:1/oauth/authorize");
+    expect(Object.fromEntries(asked.searchParams)).toEqual({
       client_id: "abc",
       response_type: "token",
       scope: "account:read_only",
       state: outcome.state,
     });
     expect(calls[0]).toMatchObject({ redirectUri: client.redirectUri, ...credentials });
-    expect(seen.requests).toEqual([]);
+    expect(sent).toEqual([]);
   });
 
   it("is the HTTP driver otherwise: the form goes through the run's login-server client", async () => {
-    const { t, seen } = fakeContext({
-      reply: (_sent, index) =>
-        index === 0 ? answer(200, page) : answer(302, "", { location: "/cb?code=c" }),
-    });
+    const { t, sent } = fakeCase(bundled, pageThenRedirect("/cb?code=c"));
     const landed = await loginDriverFor(t)({
       authorizeUrl: "https://login.test/oauth/authorize",
       redirectUri: "https://login.test/cb",
       ...credentials,
     });
     expect(landed).toBe("https://login.test/cb?code=c");
-    expect(seen.requests.map((sent) => `${sent.client} ${sent.method}`)).toEqual(["auth GET", "auth POST"]);
+    expect(sent.map((entry) => `${entry.client} ${entry.method}`)).toEqual(["auth GET", "auth POST"]);
   });
 
   it("logIn answers why, with the answer, when the driver fails", async () => {
-    const refused = answer(401, "<p>wrong password</p>");
+    const refused = liveResponse({ status: 401, text: "<p>wrong password</p>" });
     const loginDriver: LoginDriver = async () => {
       throw new LoginFailed("the login answered 401 instead of a redirect", refused);
     };
-    const { t } = fakeContext({ hooks: { loginDriver } });
+    const { t } = fakeCase(bundled, undefined, { hooks: { loginDriver } });
     const client = { id: "abc", secret: "s", redirectUri: "https://app.test/cb" };
     expect(await logIn(t, client, { responseType: "code", scope: "*" }, credentials)).toEqual({
       ok: false,
@@ -282,7 +222,7 @@ describe("the login server's operations, by operationId", () => {
     ],
     ["renamed paths", renamed, "https://login.test", "https://login.test/login/authorize?a=1&b=x+y"],
   ])("authorizeUrl under %s", (_what, spec, authUrl, expected) => {
-    const { t } = fakeContext({ spec, authUrl });
+    const { t } = fakeCase(spec, undefined, { authUrl });
     expect(authorizeUrl(t, { a: "1", b: "x y" })).toBe(expected);
   });
 
@@ -292,15 +232,15 @@ describe("the login server's operations, by operationId", () => {
   ])(
     "requestToken posts to createOAuthToken's path on the login server under %s",
     async (_what, spec, path) => {
-      const { t, seen } = fakeContext({ spec });
+      const { t, sent } = fakeCase(spec);
       await requestToken(t, { code: "c0de" });
       await requestToken(t, { code: "c0de" }, "multipart");
-      expect(seen.requests.map((sent) => [sent.client, sent.method, sent.path])).toEqual([
+      expect(sent.map((entry) => [entry.client, entry.method, entry.path])).toEqual([
         ["auth", "POST", path],
         ["auth", "POST", path],
       ]);
-      expect(seen.requests[0]!.options).toEqual({ form: { code: "c0de" }, token: null, retry: false });
-      const multipart = seen.requests[1]!.options;
+      expect(sent[0]!.options).toEqual({ form: { code: "c0de" }, token: null, retry: false });
+      const multipart = sent[1]!.options;
       expect(multipart).toMatchObject({ token: null, retry: false });
       const parsed = await new Response(multipart.body, { headers: multipart.headers }).formData();
       expect(Object.fromEntries(parsed)).toEqual({ code: "c0de" });
@@ -311,37 +251,43 @@ describe("the login server's operations, by operationId", () => {
     ["the bundled description", bundled, "/account/oauth-clients"],
     ["renamed paths", renamed, "/apps"],
   ])("registerOAuthClient creates and registers the deletion under %s", async (_what, spec, clients) => {
-    const created = answer(200, { id: "a b", secret: "5ecret", public: false });
-    const { t, seen } = fakeContext({ spec, reply: () => created });
-    const outcome = await registerOAuthClient(t, "oauth-private", {
+    const created: Answer = { status: 200, json: { id: "a b", secret: "5ecret", public: false } };
+    const fake = fakeCase(spec, created);
+    const outcome = await registerOAuthClient(fake.t, "oauth-private", {
       redirectUri: "https://app.test/cb",
       public: false,
     });
     expect(outcome).toEqual({
       ok: true,
       client: { id: "a b", secret: "5ecret", redirectUri: "https://app.test/cb" },
-      response: created,
+      response: liveResponse(created),
     });
-    expect(seen.requests[0]).toMatchObject({
+    expect(fake.sent[0]).toMatchObject({
       client: "api",
       method: "POST",
       path: clients,
       options: {
-        json: { label: "conform-test-oauth-private", redirect_uri: "https://app.test/cb", public: false },
+        json: { label: "conform-test-oauth-private-1", redirect_uri: "https://app.test/cb", public: false },
       },
     });
-    expect(seen.cleanups).toEqual([["OAuth client a b", `${clients}/a%20b`]]);
-    expect(seen.secrets).toEqual(["5ecret"]);
+    expect(fake.cleanups).toEqual([{ description: "OAuth client a b", path: `${clients}/a%20b` }]);
+    expect(fake.secrets).toEqual(["5ecret"]);
   });
 
-  it.each<[string, LiveResponse]>([
-    ["a 400", answer(400, { errors: [{ reason: "redirect_uri is invalid", field: "redirect_uri" }] })],
-    ["a 200 with a numeric id", answer(200, { id: 7, secret: "s" })],
+  it.each<[string, Answer]>([
+    [
+      "a 400",
+      { status: 400, json: { errors: [{ reason: "redirect_uri is invalid", field: "redirect_uri" }] } },
+    ],
+    ["a 200 with a numeric id", { status: 200, json: { id: 7, secret: "s" } }],
   ])("registerOAuthClient answers the refusal for %s, registering nothing", async (_what, reply) => {
-    const { t, seen } = fakeContext({ reply: () => reply });
-    const outcome = await registerOAuthClient(t, "x", { redirectUri: "https://app.test/cb", public: true });
-    expect(outcome).toEqual({ ok: false, response: reply });
-    expect(seen.cleanups).toEqual([]);
+    const fake = fakeCase(bundled, reply);
+    const outcome = await registerOAuthClient(fake.t, "x", {
+      redirectUri: "https://app.test/cb",
+      public: true,
+    });
+    expect(outcome).toEqual({ ok: false, response: liveResponse(reply) });
+    expect(fake.cleanups).toEqual([]);
   });
 });
 
@@ -352,9 +298,9 @@ describe("settings", () => {
     ["a username that is not a string", { username: 7, password: "x" }, undefined],
     ["no password", { username: "ada" }, undefined],
   ])("loginCredentials with %s", (_what, login, expected) => {
-    const { t, seen } = fakeContext({ options: login === undefined ? {} : { login } });
+    const { t, secrets } = fakeCase(bundled, undefined, { options: login === undefined ? {} : { login } });
     expect(loginCredentials(t)).toEqual(expected);
-    expect(seen.secrets).toEqual(expected ? [expected.password] : []);
+    expect(secrets).toEqual(expected ? [expected.password] : []);
   });
 
   it.each<[string, unknown, string]>([
@@ -362,7 +308,7 @@ describe("settings", () => {
     ["suiteOptions.oauth.redirectUri", { redirectUri: "http://127.0.0.1:9/cb" }, "http://127.0.0.1:9/cb"],
     ["a redirectUri that is not a string", { redirectUri: 9 }, "https://conform.invalid/callback"],
   ])("redirectUriOf: %s", (_what, oauth, expected) => {
-    const { t } = fakeContext({ options: oauth === undefined ? {} : { oauth } });
+    const { t } = fakeCase(bundled, undefined, { options: oauth === undefined ? {} : { oauth } });
     expect(redirectUriOf(t)).toBe(expected);
   });
 

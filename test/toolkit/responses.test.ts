@@ -1,19 +1,24 @@
+/**
+ * src/toolkit/responses.ts: reading answers (the description's error envelope, created ids, header lists, scope
+ * sets) and asserting them (refusals, successes, statuses, headers: what is asserted, under which name, and the
+ * message a failure carries).
+ */
 import { describe, expect, it } from "vitest";
-import { bundledSpecPath } from "../../src/spec/bundled.ts";
-import { loadSpec } from "../../src/spec/load.ts";
 import {
   createdId,
   errorFields,
   errorReasons,
+  expectHeader,
   expectRefusal,
+  expectStatus,
   expectSuccess,
   headerList,
   isErrorBody,
   sameScopes,
 } from "../../src/toolkit/responses.ts";
-import { fakeCase, liveResponse } from "../helpers/fake-case.ts";
+import { fakeCase, liveResponse, specWith } from "../helpers/fake-case.ts";
 
-const spec = await loadSpec(bundledSpecPath);
+const spec = await specWith();
 const refused = liveResponse({
   status: 400,
   json: { errors: [{ reason: "Too short", field: "label" }, { reason: "Bad" }] },
@@ -62,5 +67,48 @@ describe("reading and asserting answers", () => {
     expect(headerList(" Authorization, X-Filter ,")).toEqual(["authorization", "x-filter"]);
     expect(sameScopes("a:read_only b:read_write", "b:read_write,a:read_only")).toBe(true);
     expect(sameScopes("a:read_only", "a:read_write")).toBe(false);
+  });
+});
+
+describe("expectStatus", () => {
+  it.each<[number, number, boolean]>([
+    [401, 401, true],
+    [200, 401, false],
+    [299, 299, true],
+    [200, 299, false],
+  ])("an answer %i, %i expected: holds %s", (status, wanted, holds) => {
+    const fake = fakeCase(spec);
+    const response = liveResponse({ status });
+    expect(expectStatus(fake.t, "it answers", response, wanted, `GET /x answered ${status}`)).toBe(holds);
+    expect(fake.expectations).toEqual([
+      {
+        name: "it answers",
+        ok: holds,
+        details: { expected: wanted, actual: status, response, message: `GET /x answered ${status}` },
+      },
+    ]);
+  });
+});
+
+describe("expectHeader", () => {
+  const unknown = (value?: string) => value === "unknown";
+  it.each<[string, Record<string, string>, boolean, string]>([
+    ["the value accepted", { "x-oauth-scopes": "unknown" }, true, "getProfile: X-OAuth-Scopes is unknown"],
+    ["another value", { "x-oauth-scopes": "*" }, false, "getProfile: X-OAuth-Scopes is *"],
+    ["no such header", {}, false, "getProfile: X-OAuth-Scopes is missing"],
+  ])("%s", (_what, headers, holds, message) => {
+    const fake = fakeCase(spec);
+    const response = liveResponse({ status: 401, headers });
+    const where = { where: "getProfile", expected: "unknown" };
+    expect(
+      expectHeader(fake.t, "401 carries X-OAuth-Scopes: unknown", response, "X-OAuth-Scopes", unknown, where),
+    ).toBe(holds);
+    expect(fake.expectations).toEqual([
+      {
+        name: "401 carries X-OAuth-Scopes: unknown",
+        ok: holds,
+        details: { message, expected: "unknown", actual: headers["x-oauth-scopes"], response },
+      },
+    ]);
   });
 });
