@@ -52,7 +52,9 @@ export {
   judgeFilteredList,
 } from "./oracles/filter-oracle.ts";
 export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
+export * from "./toolkit/filter-answers.ts";
 export * from "./toolkit/lists.ts";
+export * from "./toolkit/snapshots.ts";
 
 // Request bodies: write targets, where a write lives, read-back, fixtures, and the body generators.
 

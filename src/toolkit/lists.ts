@@ -1,23 +1,19 @@
 /**
- * The paginated lists of a target as the list suites read and judge them: which lists the description has (a
- * nested one under the first parent the target lists), one page read with `page` kept exact (a JSON integer may
- * exceed 2^53), walks over every page, a collection's unfiltered snapshot, and one stable-snapshot judge: read an
- * answer, re-read the collection, judge against both snapshots, and try again when the collection changed
- * meanwhile (another client writing). Page sizes and the filter header are the loaded description's. Only HTTP:
- * nothing here knows the reference server.
+ * The paginated lists of a target as the list suites read them: which lists the description has (a nested one
+ * under the first parent the target lists), one page read with `page` kept exact (a JSON integer may exceed
+ * 2^53), walks over every page with each page's envelope judged. Page sizes and the filter header are the loaded
+ * description's. Only HTTP: nothing here knows the reference server. Snapshots and the stable-snapshot judge are
+ * in `snapshots.ts`.
  *
  * A list or an answer with more pages than one walk reads ({@link maxWalkPages}) is not judged: logged, never a
  * failure.
  * @module
  */
-import type { FilterJudgement } from "../oracles/filter-oracle.ts";
 import { type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
-import { apiFacts, conventionsOf } from "../spec/conventions.ts";
+import { conventionsOf } from "../spec/conventions.ts";
 import type { OperationInfo } from "../spec/types.ts";
-import type { Verdict } from "./property.ts";
-import { errorsOf } from "./responses.ts";
 
 export type Item = Readonly<Record<string, unknown>>;
 
@@ -214,102 +210,9 @@ export async function readAnswers(
   return answers;
 }
 
-/** The whole unfiltered collection in the list's own order (pages of the largest size), or what went wrong. */
-export async function snapshot(t: CaseContext, list: ListTarget): Promise<readonly Item[] | string> {
-  const read = await walk(t, list, { pageSize: conventionsOf(t.spec).pageSize.max });
-  if (read.status === "refused") return `answered ${read.response.status} to an unfiltered read`;
-  if (!read.complete) return tooLarge;
-  return read.items;
-}
-
-/** The latest unfiltered snapshot of one list: the "before" of its next judgement. */
-export interface Snapshots {
-  before: readonly Item[];
-}
-
-/** Tries of a judgement whose collection changed while several pages were read. */
-const attempts = 3;
-
-/**
- * Reads an answer, then the unfiltered collection again, and judges the answer against both snapshots (the one
- * before it and the one after). A judge that says `undefined` (the collection changed meanwhile, so it cannot
- * tell) gets another try; after {@link attempts} the check passes with a log line, as it does on a list too large
- * to read. `state.before` becomes the latest snapshot.
- */
-export async function judgeStably<T>(
-  t: CaseContext,
-  list: ListTarget,
-  state: Snapshots,
-  read: () => Promise<T | string>,
-  judge: (answer: T, before: readonly Item[], after: readonly Item[]) => Verdict | undefined,
-): Promise<Verdict> {
-  for (let attempt = 0; attempt < attempts; attempt += 1) {
-    const before = state.before;
-    const answer = await read();
-    const after = typeof answer === "string" ? answer : await snapshot(t, list);
-    if (answer === tooLarge || after === tooLarge) {
-      t.log(`${list.path}: ${tooLarge}; not judged`);
-      return true;
-    }
-    if (typeof answer === "string") return answer;
-    if (typeof after === "string") return after;
-    state.before = after;
-    const verdict = judge(answer, before, after);
-    if (verdict !== undefined) return verdict;
-  }
-  t.log(`${list.path}: the collection kept changing during the check; not judged`);
-  return true;
-}
-
-/**
- * Items a comparison of two snapshots may judge: the keys of items in both with the same values of `fields`;
- * `changed` when any item came, went or changed those values in between.
- */
-export function stableKeys(
-  before: readonly Item[],
-  after: readonly Item[],
-  fields: readonly { readonly name: string }[],
-): { readonly keys: ReadonlySet<string>; readonly changed: boolean } {
-  const project = (item: Item) => JSON.stringify(fields.map((field) => item[field.name] ?? null));
-  const later = new Map(after.map((item) => [itemKey(item), project(item)]));
-  const keys = new Set(before.filter((item) => later.get(itemKey(item)) === project(item)).map(itemKey));
-  return { keys, changed: keys.size < new Set([...before, ...after].map(itemKey)).size };
-}
-
-/** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */
-export function describeFilterJudgement(judgement: Extract<FilterJudgement, { status: "failed" }>): string {
-  const parts: string[] = [];
-  if (judgement.missing.length > 0)
-    parts.push(`left out ${judgement.missing.length} matching item(s): ${fewKeys(judgement.missing)}`);
-  if (judgement.unexpected.length > 0) {
-    const count = judgement.unexpected.length;
-    parts.push(`returned ${count} item(s) that do not match: ${fewKeys(judgement.unexpected)}`);
-  }
-  if (judgement.duplicated.length > 0) parts.push(`returned item(s) twice: ${fewKeys(judgement.duplicated)}`);
-  if (judgement.misordered) {
-    const { index, expected, actual, key } = judgement.misordered;
-    const values = `expected a value ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
-    parts.push(`out of order at position ${index}: ${values} (item ${key})`);
-  }
-  return parts.join("; ");
-}
-
 /** The first five keys, and "..." when there are more. */
 export function fewKeys(keys: readonly string[]): string {
   return `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
-}
-
-/** Whether an error of `response` is the described refusal of a filter on `field`: `Cannot filter on <field>`. */
-export function refusesFilterOn(t: CaseContext, response: LiveResponse, field: string): boolean {
-  const reason = apiFacts.cannotFilterOn(field);
-  return errorsOf(t, response).some((error) => error.reason === reason && error.field === filterHeader(t));
-}
-
-/** Two collections of keys hold the same keys (duplicates aside). */
-export function sameSet(a: Iterable<string>, b: Iterable<string>): boolean {
-  const left = new Set(a);
-  const right = new Set(b);
-  return left.size === right.size && [...left].every((key) => right.has(key));
 }
 
 /** Paginated GET lists of the description; a nested one (`/nodebalancers/{id}/configs`) under the first parent found. */
@@ -388,26 +291,4 @@ export async function readableLists(
   if (found.lists.length === 0) t.skip(selection.none);
   t.shared.set(selection.key, found.lists);
   return found.lists;
-}
-
-/**
- * Runs `run` on each list with its unfiltered snapshot. A list that cannot be read fails the assertion
- * `<operationId> <canBeRead>`; one too large to read is logged and left out.
- */
-export async function eachList(
-  t: CaseContext,
-  lists: readonly ListTarget[],
-  canBeRead: string,
-  run: (list: ListTarget, before: readonly Item[]) => Promise<unknown>,
-): Promise<void> {
-  for (const list of lists) {
-    const before = await snapshot(t, list);
-    if (before === tooLarge) {
-      t.log(`${list.path}: ${tooLarge}; not judged`);
-      continue;
-    }
-    const name = `${list.operation.operationId} ${canBeRead}`;
-    if (typeof before === "string") t.expect(name, false, { actual: before });
-    else if (t.expect(name, true)) await run(list, before);
-  }
 }

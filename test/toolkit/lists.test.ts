@@ -1,19 +1,18 @@
 /**
- * The lists toolkit against an in-memory target that pages like the description says (or, with a fault, does
+ * The lists toolkit (lists.ts, snapshots.ts and filter-answers.ts, which share this paging target) against an
+ * in-memory target that pages like the description says (or, with a fault, does
  * not), under a description whose page sizes are 10..50 (default 20) and whose filter header is `X-Item-Filter`: what
  * the toolkit reads comes from the description, not from constants.
  */
 import { describe, expect, it } from "vitest";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
+import { describeFilterJudgement, refusesFilterOn } from "../../src/toolkit/filter-answers.ts";
 import {
-  describeFilterJudgement,
   describeViolations,
-  eachList,
   fewKeys,
   findLists,
   type Item,
   itemKey,
-  judgeStably,
   type ListTarget,
   maxWalkPages,
   parseExact,
@@ -21,13 +20,10 @@ import {
   readAnswers,
   readableLists,
   readPage,
-  refusesFilterOn,
-  sameSet,
-  snapshot,
-  stableKeys,
   tooLarge,
   walk,
 } from "../../src/toolkit/lists.ts";
+import { eachList, judgeStably, sameSet, snapshot, stableKeys } from "../../src/toolkit/snapshots.ts";
 import { type FakeCase, fakeCase, liveResponse, type SentRequest, Skipped } from "../helpers/fake-case.ts";
 
 const bounds = { minimum: 10, maximum: 50, default: 20 };
