@@ -5,7 +5,7 @@
  * @module
  */
 import type { CaseContext } from "../runner/suite-api.ts";
-import { apiFacts } from "../spec/conventions.ts";
+import { apiFacts, conventionsOf } from "../spec/conventions.ts";
 import { call } from "./operations.ts";
 
 interface Region {
@@ -32,10 +32,22 @@ function configured(t: CaseContext, key: "region" | "type" | "image"): string | 
   return undefined;
 }
 
+/**
+ * Every item of a catalogue list (one page of the largest size). A list that cannot be read fails the case's
+ * assertion `<operationId> answers 200` and skips the rest of it, saying so: choosing from a catalogue that was
+ * never read would skip with the wrong reason ("no region offers ...").
+ */
 async function catalogue<T>(t: CaseContext, operationId: string): Promise<readonly T[]> {
   // The catalogue is public: read it without a token, as any client of it would.
-  const page = await call(t, operationId, { query: { page_size: 500 }, token: null });
-  if (page.status !== 200) return [];
+  const pageSize = conventionsOf(t.spec).pageSize.max;
+  const page = await call(t, operationId, { query: { page_size: pageSize }, token: null });
+  const read = t.expect(`${operationId} answers 200`, page.status === 200, {
+    expected: 200,
+    actual: page.status,
+    message: `${operationId} answered ${page.status}: the catalogue to choose fixtures from cannot be read`,
+    response: page,
+  });
+  if (!read) return t.skip(`${operationId} answered ${page.status}: nothing to choose a fixture from`);
   return ((page.json as { data?: T[] } | undefined)?.data ?? []).filter(
     (item) => typeof (item as { id?: unknown }).id === "string",
   );
