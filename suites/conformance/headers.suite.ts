@@ -12,6 +12,7 @@ import {
   type CaseContext,
   defineSuite,
   expectHeader,
+  filterHeader,
   headerList,
   isSuccess,
   type LiveResponse,
@@ -153,7 +154,7 @@ export default defineSuite({
             headers: {
               origin,
               "access-control-request-method": "POST",
-              "access-control-request-headers": "authorization, content-type, x-filter",
+              "access-control-request-headers": `authorization, content-type, ${filterHeader(t).toLowerCase()}`,
             },
           });
           const sample = { what: `OPTIONS ${path}`, response };

@@ -199,7 +199,7 @@ export default defineSuite({
             const response = await t.api.get(pathOf(operation), {
               token: bearer,
               retry: false,
-              ...(operation.paginated ? { query: { page_size: 25 } } : {}),
+              ...(operation.paginated ? { query: { page_size: conventionsOf(t.spec).pageSize.min } } : {}),
             });
             const headers = judgeHeaders(t, at, response);
             if (headers && previous && headers.limit === previous.limit && headers.reset === previous.reset) {

@@ -16,6 +16,7 @@ import {
   chooseImage,
   chooseRegion,
   chooseType,
+  conventionsOf,
   createRegistered,
   defineSuite,
   expectCreated,
@@ -281,7 +282,11 @@ export default defineSuite({
         await waitFor(
           t,
           "every node is eventually checked",
-          () => call(t, "getNodeBalancerConfigNodes", { params: setup.profile, query: { page_size: 25 } }),
+          () =>
+            call(t, "getNodeBalancerConfigNodes", {
+              params: setup.profile,
+              query: { page_size: conventionsOf(t.spec).pageSize.min },
+            }),
           (response) =>
             listed(response).length >= 2 && listed(response).every((node) => node.status !== "Unknown"),
           (response) =>
