@@ -24,6 +24,9 @@ export interface CaseRunDeps extends Omit<CaseContextDeps, "shared"> {
 /** A case's outcome, less what the scheduler adds (suite, case and tags). */
 export type CaseOutcome = Omit<CaseFinished, "type" | "suiteId" | "caseId" | "title" | "tags">;
 
+/** The skip reason of a case that ended without asserting anything. */
+export const nothingJudged = "the case asserted nothing: no verdict (its log says what it could not judge)";
+
 export async function runCase(
   deps: CaseRunDeps,
   suite: Suite,
@@ -35,6 +38,7 @@ export async function runCase(
   bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
   const tally = new CaseTally(secrets);
   let exchangeCount = 0;
+  let assertions = 0;
   // Passes are counted, not announced: an event for each would be most of the stream (every check on every
   // exchange) and no listener needs them one by one (case-finished carries the count).
   const record = (result: CheckResult, exchange: Exchange | undefined) => {
@@ -52,7 +56,10 @@ export async function runCase(
       bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
       deps.judge.judge(exchange, tally, record);
     },
-    assert: record,
+    assert(result, exchange) {
+      assertions += 1;
+      record(result, exchange);
+    },
   };
   const t = createCaseContext({ ...deps, shared }, recorder);
   let skipReason: string | undefined;
@@ -64,6 +71,8 @@ export async function runCase(
     else if (thrown instanceof TransportError) error = { code: thrown.code, message: thrown.message };
     else error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
   }
+  // No case passes without judging: one that asserted nothing (a list too large to read, say) is skipped, saying so.
+  if (!error && !skipReason && !tally.failed && assertions === 0) skipReason = nothingJudged;
   const status: CaseStatus = error ? "errored" : tally.failed ? "failed" : skipReason ? "skipped" : "passed";
   return {
     status,

@@ -7,6 +7,7 @@ import type { CaseFinished, RunEvent } from "../../src/core/events.ts";
 import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
 import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
 import { runConformance } from "../../src/runner/run.ts";
+import { nothingJudged } from "../../src/runner/run-case.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 
 const fixtures = join(import.meta.dirname, "../fixtures/suites");
@@ -32,6 +33,18 @@ const failedCases = (events: RunEvent[]) =>
   );
 
 describe("a run against the embedded reference server", () => {
+  it("passes no case that asserted nothing: it is skipped, saying so, even when its requests were judged", async () => {
+    const { finished, events } = await run({ suitePaths: [fixtures], suites: ["unjudged"] });
+    const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
+    expect(cases.map((event) => [event.caseId, event.status, event.skipReason])).toEqual([
+      ["looks-only", "skipped", nothingJudged],
+      ["judges", "passed", undefined],
+    ]);
+    expect(cases[0]?.exchangeCount).toBe(1);
+    expect(cases[0]?.passedChecks).toBeGreaterThan(0);
+    expect(finished.counts).toMatchObject({ passed: 1, skipped: 1 });
+  });
+
   it("passes every check of the starter suites and covers what it touched", async () => {
     const { finished, events } = await run({ suites: ["catalogue", "lists"] });
     expect(failedCases(events)).toEqual([]);
