@@ -26,7 +26,7 @@ export interface RequestOptions {
   /** A raw body; give its content type in `headers`. */
   readonly body?: string;
   readonly query?: Readonly<Record<string, string | number | boolean>>;
-  /** The X-Filter header, as an object (serialised for you) or a raw string. */
+  /** The list filter, in the description's filter header (`X-Filter`): an object (serialised for you) or raw text. */
   readonly filter?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
   /** Bearer token to use instead of the run's; `null` sends none. */

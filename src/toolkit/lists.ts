@@ -82,7 +82,7 @@ function asPage(response: LiveResponse): PageBody | undefined {
 
 /** The request header of a list's filter: the description's, else the described `X-Filter`. */
 export function filterHeader(t: CaseContext): string {
-  return conventionsOf(t.spec).filterHeader ?? "X-Filter";
+  return conventionsOf(t.spec).filterHeader;
 }
 
 /**
