@@ -111,6 +111,11 @@ function makeClient(
       (exchange) => recorder.onExchange(exchange),
     );
   };
+  return clientOf(request);
+}
+
+/** A client made of its `request`: `get`, `post`, `put` and `delete` are `request` with that method (and JSON). */
+export function clientOf(request: ApiClient["request"]): ApiClient {
   return {
     request,
     get: (path, options) => request("GET", path, options),
