@@ -3,12 +3,13 @@
  * Cases run in order within a suite (a workflow's steps depend on each other); suites run concurrently.
  *
  * ```ts
- * import { defineSuite } from "../../src/index.ts";
+ * import { call, defineSuite, expectStatus } from "../../src/index.ts";
  * export default defineSuite({
  *   id: "regions", title: "Regions are listed", tags: ["read-only"],
- *   cases: [{ id: "list", title: "GET /regions answers a page", run: async (t) => {
- *     const page = await t.api.get("/regions");
- *     t.expect("answers 200", page.status === 200, { expected: 200, actual: page.status });
+ *   cases: [{ id: "list", title: "The region list answers a page", run: async (t) => {
+ *     // Found by operationId in the loaded description (never by path); skipped where it has none.
+ *     const page = await call(t, "getRegions", { token: null });
+ *     expectStatus(t, "answers 200", page, 200);
  *   } }],
  * });
  * ```
