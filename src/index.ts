@@ -98,8 +98,6 @@ export {
   createdResource,
   declaredInRead,
   findInList,
-  type ReadBackException,
-  readBackExceptions,
   registerWritten,
   type WriteAt,
   type Written,

@@ -5,8 +5,9 @@
  * account and endpoint (facts.md "Conventions"), so only presence, type and consistency are judged.
  *
  * Where they are required: on every response of the API server when the loaded description documents them on the
- * API's answers (the spec's conventions: "Every API response carries ..."; documented nowhere: skipped), 404s and 429s included, documented status or not; on a login-server response only where that
- * response documents them. Headers that are present are always judged.
+ * API's answers (the spec's conventions: "Every API response carries ..."; documented nowhere: skipped), 404s and
+ * 429s included, documented status or not; on a login-server response only where that response documents them.
+ * Headers that are present are always judged.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";

@@ -3,8 +3,8 @@
  * the one the spec describes (cloud-api-v4 "Versioning").
  *
  * Where it is required: on every response of the API server when the loaded description documents the header on
- * the API's answers (the spec's conventions; a description that documents it nowhere gets the check skipped), and on a login-server response only where that response documents it. A value
- * that is present is always judged. A different release with the same major version still serves `/v4` and fails
+ * the API's answers (the spec's conventions; a description that documents it nowhere gets the check skipped), and
+ * on a login-server response only where that response documents it. A value that is present is always judged. A different release with the same major version still serves `/v4` and fails
  * as a warning; a different major version or a malformed value fails as an error.
  * @module
  */

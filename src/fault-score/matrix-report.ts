@@ -3,7 +3,6 @@
  * JSON record (`fault-matrix.json`, described by `fault-matrix.schema.json`) written beside the run reports.
  * @module
  */
-
 import { escapeMarkdown } from "../reporters/_internals/markdown.ts";
 import { writeLatest, writeReportFile } from "../reporters/output.ts";
 import type { FaultMatrix, FaultRow } from "./score.ts";

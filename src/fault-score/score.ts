@@ -1,8 +1,9 @@
 /**
  * The fault score, in a module of its own above the runner and the reference server: runs the suites against the
- * embedded reference server once clean and once per named fault (in-process), and says which suites and checks caught each fault, after how many requests. A fault no claimed
- * suite catches is a hole in the toolkit; a failure on the clean server is a false alarm. By default each fault
- * runs only the suites that claim it; `full` runs every suite against every fault.
+ * embedded reference server once clean and once per named fault (in-process), and says which suites and checks
+ * caught each fault, after how many requests. A fault no claimed suite catches is a hole in the toolkit; a failure
+ * on the clean server is a false alarm. By default each fault runs only the suites that claim it; `full` runs every
+ * suite against every fault.
  * @module
  */
 import { ConfigError } from "../core/errors.ts";

@@ -18,20 +18,12 @@
  * Values a lenient parser might read either way (`+5`, `05`, ` 5`, `1e2`) are `unspecified`.
  *
  * Another edition of the description may bound `page_size` otherwise: every judgement takes the bounds as an
- * optional argument (suites pass what the loaded description says), defaulting to the ones described here.
+ * optional argument (suites pass what the loaded description says), defaulting to the described ones
+ * (`describedPageSize` of the conventions: 25..500, default 100).
  * @module
  */
-import type { PageSizeBounds } from "../spec/conventions.ts";
+import { describedPageSize, type PageSizeBounds } from "../spec/conventions.ts";
 
-export const pageSizeDefault = 100;
-export const pageSizeMin = 25;
-export const pageSizeMax = 500;
-/** The described bounds: 25..500, default 100. */
-export const describedBounds: PageSizeBounds = Object.freeze({
-  min: pageSizeMin,
-  max: pageSizeMax,
-  default: pageSizeDefault,
-});
 /** 2^64: a page above `pageLimit / page_size` answers the last page. */
 export const pageLimit = 2n ** 64n;
 
@@ -103,7 +95,7 @@ export function lastPageBelowLimit(pageSize: number): bigint {
 export function expectPage(
   query: PageQuery,
   results: number,
-  bounds: PageSizeBounds = describedBounds,
+  bounds: PageSizeBounds = describedPageSize,
 ): PageExpectation {
   const page = parseValue(query.page);
   const size = parseValue(query.page_size);
@@ -161,7 +153,7 @@ export interface PageViolation {
 export function pageViolations(
   query: PageQuery,
   answer: PageAnswer,
-  bounds: PageSizeBounds = describedBounds,
+  bounds: PageSizeBounds = describedPageSize,
 ): PageViolation[] {
   const violations: PageViolation[] = [];
   if (answer.dataLength === undefined) {

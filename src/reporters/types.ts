@@ -1,7 +1,7 @@
 /**
  * The reporter contract: a reporter listens to the engine's {@link RunEvent} stream through optional hooks, one per
  * event type, keyed by the event's own `type`, and flushes whatever it writes in `close()`. Reporters compute nothing
- * the engine did not emit (ARCHITECTURE.md, "The flow of a run").
+ * the engine did not emit (ARCHITECTURE.md, "How to add things": a reporter).
  * @module
  */
 import type { Writable } from "node:stream";

@@ -9,6 +9,7 @@ import type { Exchange } from "../core/exchange.ts";
 import type { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
 import { failed, passed } from "../core/result.ts";
+import { conventionsOf } from "../spec/conventions.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { HttpClient, LiveResponse } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
@@ -93,7 +94,8 @@ function makeClient(
       headers["content-type"] ??= "application/x-www-form-urlencoded";
     }
     if (options.filter !== undefined) {
-      headers["x-filter"] =
+      // The description's filter header (`X-Filter` as described), named lower-case as every header set here.
+      headers[conventionsOf(deps.spec).filterHeader.toLowerCase()] =
         typeof options.filter === "string" ? options.filter : JSON.stringify(options.filter);
     }
     return deps.client.send(
@@ -109,6 +111,11 @@ function makeClient(
       (exchange) => recorder.onExchange(exchange),
     );
   };
+  return clientOf(request);
+}
+
+/** A client made of its `request`: `get`, `post`, `put` and `delete` are `request` with that method (and JSON). */
+export function clientOf(request: ApiClient["request"]): ApiClient {
   return {
     request,
     get: (path, options) => request("GET", path, options),

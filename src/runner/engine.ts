@@ -137,7 +137,6 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     bus,
   };
   const totals = emptyCounts();
-  let failures = 0;
 
   const planned: PlannedSuite[] = [...input.suites, ...input.refused.map((entry) => entry.suite)].map(
     (suite) => ({ id: suite.id, title: suite.title, tags: suite.tags, cases: suite.cases.length }),
@@ -160,7 +159,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
     if (excludedBy) return `excluded by --exclude-tag ${excludedBy}`;
     if (signal.aborted) return "the run was interrupted";
-    if (config.maxFailures > 0 && failures >= config.maxFailures)
+    if (config.maxFailures > 0 && totals.failed + totals.errored >= config.maxFailures)
       return `stopped after ${config.maxFailures} failing cases (--max-failures)`;
     return undefined;
   };
@@ -176,7 +175,6 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         reason === undefined ? await runCase(deps, suite, entry, shared) : skippedCase(reason);
       totals[outcome.status] += 1;
       counts[outcome.status] += 1;
-      if (outcome.status === "failed" || outcome.status === "errored") failures += 1;
       bus.emit({
         type: "case-finished",
         suiteId: suite.id,

@@ -3,12 +3,13 @@
  * Cases run in order within a suite (a workflow's steps depend on each other); suites run concurrently.
  *
  * ```ts
- * import { defineSuite } from "../../src/index.ts";
+ * import { call, defineSuite, expectStatus } from "../../src/index.ts";
  * export default defineSuite({
  *   id: "regions", title: "Regions are listed", tags: ["read-only"],
- *   cases: [{ id: "list", title: "GET /regions answers a page", run: async (t) => {
- *     const page = await t.api.get("/regions");
- *     t.expect("answers 200", page.status === 200, { expected: 200, actual: page.status });
+ *   cases: [{ id: "list", title: "The region list answers a page", run: async (t) => {
+ *     // Found by operationId in the loaded description (never by path); skipped where it has none.
+ *     const page = await call(t, "getRegions", { token: null });
+ *     expectStatus(t, "answers 200", page, 200);
  *   } }],
  * });
  * ```
@@ -26,7 +27,7 @@ export interface RequestOptions {
   /** A raw body; give its content type in `headers`. */
   readonly body?: string;
   readonly query?: Readonly<Record<string, string | number | boolean>>;
-  /** The X-Filter header, as an object (serialised for you) or a raw string. */
+  /** The list filter, in the description's filter header (`X-Filter`): an object (serialised for you) or raw text. */
   readonly filter?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
   /** Bearer token to use instead of the run's; `null` sends none. */

@@ -30,8 +30,8 @@ export interface ApiConventions {
   readonly pageSize: PageSizeBounds;
   /** From the schema of the description's error answers (4xx). */
   readonly errorEnvelope: ErrorEnvelope;
-  /** The request header of a list's filter (a header parameter with a JSON object), when the description has one. */
-  readonly filterHeader: string | undefined;
+  /** The request header of a list's filter (the lists' header parameter), else the described `X-Filter`. */
+  readonly filterHeader: string;
   /**
    * Header names (lower-case) the description documents on the API server's answers: a check of a header that is
    * documented nowhere is skipped with the reason, not failed.
@@ -41,6 +41,7 @@ export interface ApiConventions {
 
 /** What the description says when the loaded one says nothing: "Collections: pagination", "Limits". */
 export const describedPageSize: PageSizeBounds = Object.freeze({ min: 25, max: 500, default: 100 });
+export const describedFilterHeader = "X-Filter";
 export const describedErrorEnvelope: ErrorEnvelope = Object.freeze({
   list: "errors",
   reason: "reason",
@@ -135,11 +136,11 @@ function pageSizeOf(lists: readonly OperationInfo[]): PageSizeBounds {
   return describedPageSize;
 }
 
-function filterHeaderOf(lists: readonly OperationInfo[]): string | undefined {
+function filterHeaderOf(lists: readonly OperationInfo[]): string {
   const names = lists.flatMap((list) =>
     list.parameters.filter((entry) => entry.in === "header" && /filter/i.test(entry.name)).map((e) => e.name),
   );
-  return names[0];
+  return names[0] ?? describedFilterHeader;
 }
 
 /**

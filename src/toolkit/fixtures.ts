@@ -7,6 +7,7 @@
 import type { CaseContext } from "../runner/suite-api.ts";
 import { apiFacts, conventionsOf } from "../spec/conventions.ts";
 import { call } from "./operations.ts";
+import { expectStatus } from "./responses.ts";
 
 interface Region {
   readonly id: string;
@@ -41,13 +42,9 @@ async function catalogue<T>(t: CaseContext, operationId: string): Promise<readon
   // The catalogue is public: read it without a token, as any client of it would.
   const pageSize = conventionsOf(t.spec).pageSize.max;
   const page = await call(t, operationId, { query: { page_size: pageSize }, token: null });
-  const read = t.expect(`${operationId} answers 200`, page.status === 200, {
-    expected: 200,
-    actual: page.status,
-    message: `${operationId} answered ${page.status}: the catalogue to choose fixtures from cannot be read`,
-    response: page,
-  });
-  if (!read) return t.skip(`${operationId} answered ${page.status}: nothing to choose a fixture from`);
+  const message = `${operationId} answered ${page.status}: the catalogue to choose fixtures from cannot be read`;
+  if (!expectStatus(t, `${operationId} answers 200`, page, 200, message))
+    return t.skip(`${operationId} answered ${page.status}: nothing to choose a fixture from`);
   return ((page.json as { data?: T[] } | undefined)?.data ?? []).filter(
     (item) => typeof (item as { id?: unknown }).id === "string",
   );
@@ -59,13 +56,7 @@ export async function findRegion(
   capabilities: readonly Capability[],
   except?: string,
 ): Promise<string | undefined> {
-  const wanted = capabilities.map((capability) => apiFacts.capabilities[capability]);
-  return (await catalogue<Region>(t, "getRegions")).find(
-    (region) =>
-      region.id !== except &&
-      region.status !== "outage" &&
-      wanted.every((capability) => region.capabilities?.includes(capability)),
-  )?.id;
+  return (await findRegions(t, capabilities)).find((region) => region !== except);
 }
 
 /** Every listed region not in outage offering every capability asked for, in the catalogue's order. */

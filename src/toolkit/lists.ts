@@ -14,6 +14,7 @@ import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import type { OperationInfo } from "../spec/types.ts";
+import { apiOperations } from "./operations.ts";
 
 export type Item = Readonly<Record<string, unknown>>;
 
@@ -82,7 +83,7 @@ function asPage(response: LiveResponse): PageBody | undefined {
 
 /** The request header of a list's filter: the description's, else the described `X-Filter`. */
 export function filterHeader(t: CaseContext): string {
-  return conventionsOf(t.spec).filterHeader ?? "X-Filter";
+  return conventionsOf(t.spec).filterHeader;
 }
 
 /**
@@ -220,11 +221,8 @@ export async function findLists(
   t: CaseContext,
   keep: (operation: OperationInfo) => boolean = () => true,
 ): Promise<ListsFound> {
-  const operations = t.spec.operations
-    .all()
-    .filter(
-      (operation) => operation.paginated && operation.method === "get" && operation.serverUrl === undefined,
-    )
+  const operations = apiOperations(t)
+    .filter((operation) => operation.paginated && operation.method === "get")
     .sort((a, b) => a.pathTemplate.length - b.pathTemplate.length);
   const lists: ListTarget[] = [];
   const skipped: { operationId: string; reason: string }[] = [];

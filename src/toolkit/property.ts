@@ -67,11 +67,6 @@ function nonNegativeInteger(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
-/** Runs per property: what the run asks for (a positive integer), else the default. */
-export function propertyRuns(t: CaseContext, defaultRuns: number): number {
-  return t.propertyRuns ?? defaultRuns;
-}
-
 /**
  * Checks properties for one case; `campaign` is the `conform fuzz` campaign of the suite (its replay line).
  */
@@ -92,7 +87,8 @@ export class PropertyRunner {
 
   async check<T>(options: PropertyOptions<T>): Promise<PropertyOutcome<T>> {
     const t = this.#t;
-    const asked = propertyRuns(t, options.defaultRuns);
+    // What the run asks for (a positive integer, checked by the engine), else the property's default.
+    const asked = t.propertyRuns ?? options.defaultRuns;
     const runs = Math.min(asked, options.maxRuns ?? Number.POSITIVE_INFINITY);
     const examples = options.examples ?? [];
     const numRuns = runs + examples.length;

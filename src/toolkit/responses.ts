@@ -121,6 +121,11 @@ export function expectStatus(
   });
 }
 
+/** Asserts under `name` that `actual === expected` (pointing at the case's latest answer); answers whether it is. */
+export function expectSame(t: CaseContext, name: string, actual: unknown, expected: unknown): boolean {
+  return t.expect(name, actual === expected, { expected, actual });
+}
+
 /**
  * Asserts under `name` that header `header` (as the description spells it) of `response` passes `accept`; on
  * failure the message says `<where>: <header> is <value, or missing>`. Answers whether it passed.

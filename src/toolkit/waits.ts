@@ -23,7 +23,7 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export interface WaitTimes {
+interface WaitTimes {
   /** How long a transition may take before the step fails. */
   readonly deadlineMs: number;
   /** The least time between two polls. */
@@ -34,7 +34,7 @@ export interface WaitTimes {
  * Deadlines by target: the embedded server runs 50 times faster than real time; a loopback server is a reference
  * server or an emulator; a real cloud's balancers take tens of seconds.
  */
-export function waitTimes(t: CaseContext): WaitTimes {
+function waitTimes(t: CaseContext): WaitTimes {
   const raw = (t.options.workflows ?? {}) as Record<string, unknown>;
   const positive = (key: string) =>
     typeof raw[key] === "number" && raw[key] > 0 ? (raw[key] as number) : undefined;

@@ -17,17 +17,19 @@ import fc from "fast-check";
 import {
   apiFacts,
   type CaseContext,
+  type CreateDelete,
   call,
   checkFilter,
   chooseImage,
   chooseType,
   compareValues,
   conventionsOf,
-  createdId,
+  createRegistered,
   defineSuite,
   describeFilterJudgement,
   eachList,
   errorsOf,
+  expectCreated,
   type FilterScenario,
   type FilterValue,
   filterHeader,
@@ -45,9 +47,7 @@ import {
   type ListSelection,
   type ListTarget,
   mutationsOf,
-  type OperationInfo,
   PropertyRunner,
-  pathOf,
   readAll,
   readAnswers,
   readableLists,
@@ -105,6 +105,8 @@ const instanceSeeds = [
   { name: "fi-cache", group: "", tags: ["blue"], image: true },
   { name: "fi-batch", group: "Batch", tags: ["Prod"], image: false },
 ];
+const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
+const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
 /** Lists with fewer items than this get seeded (the embedded reference starts empty). */
 const fewItems = 5;
 
@@ -114,9 +116,7 @@ async function seedData(t: CaseContext): Promise<void> {
     t.skip("seeding creates load balancers and instances: only on the embedded reference server");
   }
   // Every operation first: a case skipped half-way must not leave what it made unregistered for cleanup.
-  const deleteBalancer = requireOperation(t, "deleteNodeBalancer");
-  const deleteInstance = requireOperation(t, "deleteComputeInstance");
-  for (const id of ["createNodeBalancer", "createComputeInstance", "allocateIP"]) requireOperation(t, id);
+  for (const id of [...balancerOps, ...instanceOps, "allocateIP"]) requireOperation(t, id);
   const count = async (operationId: string) => {
     const page = await call(t, operationId, { query: { page_size: conventionsOf(t.spec).pageSize.min } });
     return page.status === 200 ? ((page.json as { results?: number }).results ?? 0) : Number.NaN;
@@ -129,16 +129,13 @@ async function seedData(t: CaseContext): Promise<void> {
   const type = await chooseType(t);
   const regionAt = (index: number) => regions[index % Math.min(3, regions.length)]!;
   /** Creates one item (`what`: "a load balancer") and registers it for deletion; its id, if created. */
-  const create = async (what: string, operationId: string, remove: OperationInfo, json: object) => {
-    const created = await call(t, operationId, { json });
-    const id = createdId(created);
-    if (!t.expect(`${what} to filter is created`, id !== undefined, { actual: created.status })) return;
-    t.cleanup(`${what.replace(/^an? /, "")} ${id}`, pathOf(remove, id!));
-    return id;
+  const create = async (what: string, operations: CreateDelete, json: object) => {
+    const created = await createRegistered(t, operations, what.replace(/^an? /, ""), { json });
+    return expectCreated(t, `${what} to filter is created`, created) ? created.id : undefined;
   };
   for (const [index, { name, ...seed }] of (balancers < fewItems ? balancerSeeds : []).entries()) {
     const json = { region: regionAt(index), label: t.label(name), ...seed };
-    if ((await create("a load balancer", "createNodeBalancer", deleteBalancer, json)) === undefined) break;
+    if ((await create("a load balancer", balancerOps, json)) === undefined) break;
   }
   const password = `Filter-seed-${t.seed}-correct-horse-battery`;
   t.secret(password);
@@ -152,7 +149,7 @@ async function seedData(t: CaseContext): Promise<void> {
       booted: false,
       ...credentials,
     };
-    const id = await create("an instance", "createComputeInstance", deleteInstance, json);
+    const id = await create("an instance", instanceOps, json);
     if (id === undefined) break;
     if (index % 2 !== 0) continue;
     // A private address too: the address list gets non-public entries, the instance a second ipv4.

@@ -13,10 +13,13 @@ import {
   apiFacts,
   apiOperations,
   type CaseContext,
+  type CreateDelete,
   call,
   chooseRegion,
   chooseType,
+  conventionsOf,
   createdId,
+  createRegistered,
   defineSuite,
   errorReasons,
   expectHeader,
@@ -38,6 +41,8 @@ import {
 const { notFoundReason } = apiFacts;
 const release = /^(\d+)\.(\d+)\.(\d+)$/;
 const methods = ["GET", "PUT", "POST", "DELETE"];
+const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
+const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
 
 /** A request body the operation's schema accepts, to reach the handler: `{}` when valid; undefined otherwise. */
 function emptyBodyIfValid(t: CaseContext, operation: Operation): { json?: unknown } | undefined {
@@ -62,25 +67,28 @@ async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveRes
   const region = await chooseRegion(t, ["balancers", "instances"]);
   const type = await chooseType(t, "nanode");
   // Both deletions are looked up first: nothing is made that the run could not remove.
-  const removeBalancer = requireOperation(t, "deleteNodeBalancer");
-  const removeInstance = requireOperation(t, "deleteComputeInstance");
+  for (const [, remove] of [balancerOps, instanceOps]) requireOperation(t, remove);
   const step = async (name: string, operationId: string, json: unknown, params: number[] = []) => {
     const response = await call(t, operationId, { json, params });
     return expectStatus(t, `setup: ${name}`, response, 200) ? response : undefined;
   };
-  const idOf = (response: LiveResponse | undefined) => response && createdId(response);
-  const balancer = idOf(
-    await step("create a load balancer", "createNodeBalancer", { region, label: t.label("deprecated") }),
-  );
+  /** Creates `what` (registered for deletion as soon as it exists); its id when the answer was a 200. */
+  const make = async (name: string, operations: CreateDelete, what: string, json: unknown) => {
+    const { response, id } = await createRegistered(t, operations, what, { json });
+    return expectStatus(t, `setup: ${name}`, response, 200) ? id : undefined;
+  };
+  const balancer = await make("create a load balancer", balancerOps, "load balancer", {
+    region,
+    label: t.label("deprecated"),
+  });
   if (balancer === undefined) return undefined;
-  t.cleanup(`load balancer ${balancer}`, pathOf(removeBalancer, balancer));
   const profile = { port: 80, protocol: "http", check: "none" };
-  const config = idOf(await step("create a profile", "createNodeBalancerConfig", profile, [balancer]));
+  const configured = await step("create a profile", "createNodeBalancerConfig", profile, [balancer]);
+  const config = configured && createdId(configured);
   if (config === undefined) return undefined;
   const node = { region, type, label: t.label("deprecated-node"), booted: false };
-  const instance = idOf(await step("create an instance", "createComputeInstance", node));
+  const instance = await make("create an instance", instanceOps, "instance", node);
   if (instance === undefined) return undefined;
-  t.cleanup(`instance ${instance}`, pathOf(removeInstance, instance));
   const ipv4 = { type: "ipv4", public: false, compute_id: instance };
   const ip = await step("give the instance a private IPv4", "allocateIP", ipv4);
   if (!ip) return undefined;
@@ -136,7 +144,8 @@ export default defineSuite({
         const list = topLevelLists(t)[0];
         if (list) {
           const token = list.security.public ? null : undefined;
-          await answer(`${list.operationId} 400`, pathOf(list), { token, query: { page_size: 1 } });
+          const tooSmall = conventionsOf(t.spec).pageSize.min - 1;
+          await answer(`${list.operationId} 400`, pathOf(list), { token, query: { page_size: tooSmall } });
         }
         if (answers.length === 0) return t.skip("the spec has no read without path parameters");
         const version = t.spec.version;

@@ -21,6 +21,7 @@ import {
   defineSuite,
   expectCreated,
   expectRefusal,
+  expectSame,
   expectSuccess,
   findRegion,
   isSuccess,
@@ -32,9 +33,7 @@ import {
   strongPassword,
   waitFor,
 } from "../../src/index.ts";
-
-/** The profile settings that make health transitions quick everywhere (check every 2 s, down after 2 misses). */
-const quickChecks = { check: "connection", check_interval: 2, check_timeout: 1, check_attempts: 2 } as const;
+import { quickChecks } from "./support/quick-checks.ts";
 
 const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
 const profileOps: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];
@@ -42,10 +41,6 @@ const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstan
 const nodeOps: CreateDelete = ["createNodeBalancerConfigNode", "deleteNodeBalancerConfigNode"];
 /** The deprecated alias creates a node that is deleted as any other. */
 const aliasOps: CreateDelete = ["createNodeBalancerNodeDeprecated", "deleteNodeBalancerConfigNode"];
-
-/** Asserts `actual === expected` under `name` (on the latest answer). */
-const expectSame = (t: CaseContext, name: string, actual: unknown, expected: unknown) =>
-  t.expect(name, actual === expected, { expected, actual });
 
 interface Setup {
   /** The path parameters of the profile: load balancer id, profile id. */

@@ -16,6 +16,7 @@ import {
   createRegistered,
   defineSuite,
   expectRefusal,
+  expectSame,
   expectSuccess,
   type LiveResponse,
   makeStrayKey,
@@ -23,13 +24,7 @@ import {
   pemBody,
   type TlsPair,
 } from "../../src/index.ts";
-
-/** The profile settings that make health transitions quick everywhere (check every 2 s, down after 2 misses). */
-const quickChecks = { check: "connection", check_interval: 2, check_timeout: 1, check_attempts: 2 } as const;
-
-/** Asserts `actual === expected` under `name` (on the latest answer). */
-const expectSame = (t: CaseContext, name: string, actual: unknown, expected: unknown) =>
-  t.expect(name, actual === expected, { expected, actual });
+import { quickChecks } from "./support/quick-checks.ts";
 
 const balancers: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
 const profiles: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];

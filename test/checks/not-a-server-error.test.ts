@@ -1,4 +1,5 @@
-import { describe } from "vitest";
+import { describe, expect, it } from "vitest";
+import { firstErrorReason } from "../../src/checks/_internals/spec-lookup.ts";
 import { notAServerError } from "../../src/checks/not-a-server-error.ts";
 import { exchange, runCheckCases } from "../helpers/exchanges.ts";
 
@@ -27,4 +28,14 @@ describe("not-a-server-error", () => {
       outcome: { status: "failed", message: "server error 502", actual: 502 },
     },
   ]);
+
+  it.each([
+    [{ errors: [{ reason: "Please try again" }] }, undefined, "Please try again"],
+    [{ errors: [{ reason: "" }, { reason: "second" }] }, undefined, undefined],
+    [{ errors: [null] }, undefined, undefined],
+    [{ problems: [{ message: "Busy" }] }, { list: "problems", reason: "message", field: "pointer" }, "Busy"],
+    [{ errors: [{ reason: "Busy" }] }, { list: "problems", reason: "message", field: "pointer" }, undefined],
+  ])("the first error's reason of %j, in the envelope's names", (body, envelope, reason) => {
+    expect(firstErrorReason(body, envelope)).toBe(reason);
+  });
 });

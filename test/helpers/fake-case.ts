@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Reproduction } from "../../src/core/events.ts";
 import type { Exchange } from "../../src/core/exchange.ts";
 import type { ApiClient, CaseContext, LiveResponse, RequestOptions, SuiteHooks } from "../../src/index.ts";
+import { clientOf } from "../../src/runner/case-context.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
@@ -127,22 +128,14 @@ export function fakeCase(
     secrets: [],
     reproduction: undefined,
   };
-  const client = (name: SentRequest["client"]): ApiClient => {
-    const request = async (method: string, path: string, options: RequestOptions = {}) => {
+  const client = (name: SentRequest["client"]): ApiClient =>
+    clientOf(async (method, path, options = {}) => {
       const sent = { client: name, method, path, options };
       record.sent.push(sent);
       const response = liveResponse(answerOf(sent, record.sent.length - 1));
       record.responses.push(response);
       return response;
-    };
-    return {
-      request,
-      get: (path, options) => request("GET", path, options),
-      post: (path, json, options) => request("POST", path, { ...options, json }),
-      put: (path, json, options) => request("PUT", path, { ...options, json }),
-      delete: (path, options) => request("DELETE", path, options),
-    };
-  };
+    });
   let labels = 0;
   const t: CaseContext = {
     api: client("api"),

@@ -39,6 +39,16 @@ export async function runSuites(overrides: Partial<RunConfig>, hooks?: SuiteHook
   return { finished, events, problems, failedChecks };
 }
 
+/** The run's exchanges sent with `method` to a URL ending in `pathEnd` (a login driver's form posts, say). */
+export function exchangesTo(run: SuiteRun, method: string, pathEnd: string): RunEvent[] {
+  return run.events.filter(
+    (event) =>
+      event.type === "exchange" &&
+      event.exchange.request.method === method &&
+      event.exchange.request.url.endsWith(pathEnd),
+  );
+}
+
 /** A readable summary of what failed, for assertion messages. */
 export function describeProblems(run: SuiteRun): string {
   return run.problems

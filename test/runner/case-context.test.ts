@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildUrl } from "../../src/runner/case-context.ts";
+import { buildUrl, type CaseContextDeps, createCaseContext } from "../../src/runner/case-context.ts";
+import type { HttpClient } from "../../src/runner/http-client.ts";
+import type { ApiSpec } from "../../src/spec/types.ts";
+import { specWith } from "../helpers/fake-case.ts";
 
 /** What the URL standard makes of the same request, built the long way: parse, set each parameter, serialise. */
 function longWay(base: string, path: string, query: Record<string, string | number> = {}): string {
@@ -37,5 +40,44 @@ describe("buildUrl", () => {
   it("throws for a base that is no URL, every time (a failed build is not remembered)", () => {
     expect(() => buildUrl("127.0.0.1/v4", "/regions", undefined)).toThrow(TypeError);
     expect(() => buildUrl("127.0.0.1/v4", "/regions", undefined)).toThrow(TypeError);
+  });
+});
+
+describe("the clients' filter option", () => {
+  /** The headers of one request sent with `filter` under `spec`. */
+  async function headersSent(spec: ApiSpec, filter: unknown): Promise<Readonly<Record<string, string>>> {
+    let headers: Readonly<Record<string, string>> = {};
+    const client = {
+      send: async (request: { headers: Readonly<Record<string, string>> }) => {
+        headers = request.headers;
+        return {};
+      },
+    } as unknown as HttpClient;
+    const deps = {
+      client,
+      spec,
+      target: { baseUrl: "https://127.0.0.1:1/v4", authUrl: "https://127.0.0.1:1" },
+      token: undefined,
+      signal: new AbortController().signal,
+    } as unknown as CaseContextDeps;
+    const recorder = {
+      onExchange: () => {},
+      assert: () => {},
+      lastExchange: undefined,
+      reproduction: undefined,
+      logs: [],
+    };
+    await createCaseContext(deps, recorder).api.get("/things", { filter });
+    return headers;
+  }
+
+  it("sends the filter in the description's filter header: X-Filter, or the header another edition names", async () => {
+    expect(await headersSent(await specWith(), { label: "a" })).toMatchObject({
+      "x-filter": '{"label":"a"}',
+    });
+    const renamed = await specWith(["X-Filter", "X-Item-Filter"]);
+    const sent = await headersSent(renamed, "{raw");
+    expect(sent).toMatchObject({ "x-item-filter": "{raw" });
+    expect(sent).not.toHaveProperty("x-filter");
   });
 });

@@ -140,6 +140,17 @@ describe("a run against a target that breaks the contract", () => {
     expect(withExchange?.exchanges[0]?.request.url).toContain(baseUrl);
   });
 
+  it("stops after --max-failures failing cases: the rest are skipped, saying why", async () => {
+    const { finished, events } = await run({ baseUrl, suites: ["catalogue"], maxFailures: 1 });
+    expect(finished).toMatchObject({ status: "failed", exitCode: 1 });
+    const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
+    expect(cases.filter((event) => event.status === "failed" || event.status === "errored")).toHaveLength(1);
+    const stopped = cases.filter((event) => event.status === "skipped");
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const event of stopped)
+      expect(event.skipReason).toBe("stopped after 1 failing cases (--max-failures)");
+  });
+
   it("refuses a writing suite without --allow-writes, saying why", async () => {
     await expect(run({ baseUrl, suitePaths: [fixtures], suites: ["writes-probe"] })).rejects.toThrow(
       /--allow-writes/,

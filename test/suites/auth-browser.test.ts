@@ -16,7 +16,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoginDriver } from "../../src/index.ts";
 import { launchChromium, skipBrowserTests } from "../helpers/chromium.ts";
-import { runSuites } from "../helpers/run-suites.ts";
+import { exchangesTo, runSuites } from "../helpers/run-suites.ts";
 import { cases, expectGreen } from "./protocol-faults.ts";
 
 describe.skipIf(skipBrowserTests)("the auth suite with the login page in headless Chromium", () => {
@@ -88,12 +88,7 @@ describe.skipIf(skipBrowserTests)("the auth suite with the login page in headles
         else expect(new URLSearchParams(url.hash.slice(1)).get("access_token")).toBeTruthy();
       }
       // The HTTP driver was not used: the login server saw no form POST from the runner's client.
-      const posts = run.events.filter(
-        (event) =>
-          event.type === "exchange" &&
-          event.exchange.request.method === "POST" &&
-          event.exchange.request.url.endsWith("/oauth/authorize"),
-      );
+      const posts = exchangesTo(run, "POST", "/oauth/authorize");
       expect(posts).toEqual([]);
     } finally {
       await browser.close();

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { defaultUser } from "../../src/reference/server.ts";
 import type { LoginDriver } from "../../src/runner/suite-api.ts";
 import { parseLoginForm } from "../../src/toolkit/login.ts";
-import { runSuites } from "../helpers/run-suites.ts";
+import { exchangesTo, runSuites } from "../helpers/run-suites.ts";
 import { cases, expectCaught, expectGreen, faultsClaimedBy } from "./protocol-faults.ts";
 
 const suites = ["auth"];
@@ -88,12 +88,7 @@ describe("auth suite", () => {
       const run = await runSuites({ suites }, { loginDriver });
       expectGreen(run);
       expect(types).toEqual(["code", "code", "code", "token"]);
-      const formPosts = run.events.filter(
-        (event) =>
-          event.type === "exchange" &&
-          event.exchange.request.method === "POST" &&
-          event.exchange.request.url.endsWith("/oauth/authorize"),
-      );
+      const formPosts = exchangesTo(run, "POST", "/oauth/authorize");
       expect(formPosts).toEqual([]);
     } finally {
       await dispatcher.close();

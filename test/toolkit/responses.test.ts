@@ -10,6 +10,7 @@ import {
   errorReasons,
   expectHeader,
   expectRefusal,
+  expectSame,
   expectStatus,
   expectSuccess,
   headerList,
@@ -110,5 +111,19 @@ describe("expectHeader", () => {
         details: { message, expected: "unknown", actual: headers["x-oauth-scopes"], response },
       },
     ]);
+  });
+});
+
+describe("expectSame", () => {
+  it.each<[unknown, unknown, boolean]>([
+    [443, 443, true],
+    ["https", "https", true],
+    [80, 443, false],
+    ["443", 443, false],
+    [undefined, 443, false],
+  ])("%j against %j: holds %s", (actual, expected, holds) => {
+    const fake = fakeCase(spec);
+    expect(expectSame(fake.t, "port is 443", actual, expected)).toBe(holds);
+    expect(fake.expectations).toEqual([{ name: "port is 443", ok: holds, details: { expected, actual } }]);
   });
 });

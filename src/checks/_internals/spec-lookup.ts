@@ -7,6 +7,7 @@
  */
 import { BoundedMemo } from "../../core/bounded-memo.ts";
 import type { Exchange } from "../../core/exchange.ts";
+import { describedErrorEnvelope } from "../../spec/conventions.ts";
 import type { OperationInfo, ResponseInfo } from "../../spec/types.ts";
 
 /**
@@ -57,11 +58,15 @@ export function isHead(exchange: Exchange): boolean {
   return exchange.request.method.toUpperCase() === "HEAD";
 }
 
-/** The reason of the first `{errors: [{reason}]}` entry, if the body has that shape. */
-export function firstErrorReason(body: unknown): string | undefined {
+/** The reason of the first `{errors: [{reason}]}` entry (in `envelope`'s names), if the body has that shape. */
+export function firstErrorReason(body: unknown, envelope = describedErrorEnvelope): string | undefined {
   if (typeof body !== "object" || body === null) return undefined;
-  const errors = (body as { errors?: unknown }).errors;
+  const errors = (body as Record<string, unknown>)[envelope.list];
   if (!Array.isArray(errors)) return undefined;
-  const reason = (errors[0] as { reason?: unknown } | undefined)?.reason;
+  const first: unknown = errors[0];
+  const reason =
+    typeof first === "object" && first !== null
+      ? (first as Record<string, unknown>)[envelope.reason]
+      : undefined;
   return typeof reason === "string" && reason !== "" ? reason : undefined;
 }

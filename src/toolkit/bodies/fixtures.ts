@@ -9,8 +9,8 @@
 import type { LiveResponse } from "../../runner/http-client.ts";
 import type { CaseContext } from "../../runner/suite-api.ts";
 import { chooseRegion, chooseType } from "../fixtures.ts";
-import { call, type PathValue, pathFor, requireOperation } from "../operations.ts";
-import { isSuccess } from "../responses.ts";
+import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";
+import { expectSuccess } from "../responses.ts";
 import type { PathValues } from "./write-targets.ts";
 import { createdResource } from "./written.ts";
 
@@ -46,12 +46,8 @@ export function bodyFixturesOf(t: CaseContext): BodyFixtures {
 
 /** Answers `response`'s JSON when it is a 2xx, recording a failed assertion (and skipping the case) otherwise. */
 function created(t: CaseContext, what: string, response: LiveResponse): Record<string, unknown> {
-  const ok = t.expect(`fixture: ${what} is created`, isSuccess(response), {
-    expected: "2xx",
-    actual: response.status,
-    response,
-  });
-  if (!ok) t.skip(`could not create ${what} (answered ${response.status}): nothing to write against`);
+  if (!expectSuccess(t, `fixture: ${what} is created`, response))
+    t.skip(`could not create ${what} (answered ${response.status}): nothing to write against`);
   return (response.json ?? {}) as Record<string, unknown>;
 }
 
@@ -66,7 +62,10 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     const parameter = createdResource(t, requireOperation(t, operationId))?.parameter;
     if (parameter) values[parameter] = value;
   };
-  /** Creates `what` through `operationId` at `params` and puts it on the ledger at `deleteId`'s path. */
+  /**
+   * Creates `what` through `operationId` at `params` and puts it on the ledger at `deleteId`'s path, looked up
+   * first: nothing is created that the run could not delete.
+   */
   const create = async (
     what: { readonly created: string; readonly ledger: string },
     operationId: string,
@@ -74,10 +73,11 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     json: unknown,
     deleteId: string,
   ): Promise<Record<string, unknown>> => {
+    const remove = requireOperation(t, deleteId);
     const made = created(t, what.created, await call(t, operationId, { params, json }));
     if (typeof made.secret === "string") t.secret(made.secret);
     const id = typeof made.id === "number" ? made.id : String(made.id);
-    t.cleanup(`${what.ledger} ${id}`, pathFor(t, deleteId, ...params, id));
+    t.cleanup(`${what.ledger} ${id}`, pathOf(remove, ...params, id));
     note(operationId, id);
     return made;
   };

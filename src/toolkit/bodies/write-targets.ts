@@ -10,7 +10,7 @@ import { requestSchemaOf } from "../../generators/request-body.ts";
 import type { LiveResponse } from "../../runner/http-client.ts";
 import type { CaseContext, RequestOptions } from "../../runner/suite-api.ts";
 import type { OperationInfo } from "../../spec/types.ts";
-import { type PathValue, pathOf } from "../operations.ts";
+import { apiOperations, type PathValue, pathOf } from "../operations.ts";
 
 /** Generator constraints of one write operation, and what the target's state adds to them. */
 export interface WriteConstraints extends RequestBodyConstraints {
@@ -39,15 +39,12 @@ const isJson = (type: string) => type.split(";")[0]?.trim() === "application/jso
 
 /** Operations on the API server with a JSON request body, creates first, updates next, actions last. */
 export function jsonWriteOperations(t: CaseContext): OperationInfo[] {
-  const writes = t.spec.operations
-    .all()
-    .filter(
-      (operation) =>
-        operation.serverUrl === undefined &&
-        ["post", "put", "patch"].includes(operation.method) &&
-        (operation.requestBody?.contentTypes ?? []).some(isJson) &&
-        requestSchemaOf(t.spec, operation.operationId) !== undefined,
-    );
+  const writes = apiOperations(t).filter(
+    (operation) =>
+      ["post", "put", "patch"].includes(operation.method) &&
+      (operation.requestBody?.contentTypes ?? []).some(isJson) &&
+      requestSchemaOf(t.spec, operation.operationId) !== undefined,
+  );
   return writes
     .map((operation, index) => ({ operation, index, rank: writeRank(t, operation) }))
     .sort((a, b) => a.rank - b.rank || a.index - b.index)

@@ -41,7 +41,7 @@ export interface WriteAt {
  * Where a write's resource is when the derivation does not say, by operationId; each names operations by
  * operationId, called with the write's path parameter values (and `resource` with the answer's `id` after them).
  */
-export interface ReadBackException {
+interface ReadBackException {
   /** The created resource lives at this operation's path. */
   readonly resource?: string;
   /** What was written reads back from this operation (default: the resource). */
@@ -51,7 +51,7 @@ export interface ReadBackException {
 }
 
 /** The exceptions of this API (facts.md). */
-export const readBackExceptions: Readonly<Record<string, ReadBackException>> = {
+const readBackExceptions: Readonly<Record<string, ReadBackException>> = {
   // The deprecated alias creates a node at the profile's path; the node lives with the profile's nodes.
   createNodeBalancerNodeDeprecated: { resource: "getNodeBalancerConfigNode" },
   // A rebuild changes the profile (read at its path) and replaces its nodes (read from its node list).

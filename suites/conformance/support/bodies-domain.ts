@@ -2,8 +2,8 @@
  * What a valid body must also be on a live target, beyond its schema (the description and facts.md): a region
  * and an instance type that exist, labels not taken, a root password that passes the strength score, a node
  * address that is an instance's private IPv4, a profile port the load balancer does not use yet, a check interval
- * greater than the timeout, a health check path (a URL path) for `http` checks, PROXY protocol only with `tcp`, a token's
- * scopes within the creating token's, an expiry in the future.
+ * greater than the timeout, a health check path (a URL path) for `http` checks, PROXY protocol only with `tcp`, a
+ * token's scopes within the creating token's, an expiry in the future.
  *
  * These are generator constraints keyed by operationId: the suites' own test design (what "valid" means on a
  * live target, what is left out and why), so they stay with the suites; the machinery that finds the write

@@ -96,4 +96,15 @@ describe("createBodyFixtures", () => {
     expect(fake.cleanups).toHaveLength(2);
     expect(() => bodyFixturesOf(fake.t)).toThrow(Skipped);
   });
+
+  it("creates nothing it could not delete: a description without the delete operation skips before the create", async () => {
+    const spec = await specWith(["operationId: deleteOAuthClient", "operationId: removeOAuthClient"]);
+    const fake = fakeCase(spec, target(spec));
+    await expect(createBodyFixtures(fake.t)).rejects.toThrow(
+      new Skipped("the description has no operation deleteOAuthClient"),
+    );
+    const sent = fake.sent.map((request) => spec.operations.match(request.method, request.path)?.operation);
+    expect(sent.map((operation) => operation?.operationId)).not.toContain("createOAuthClient");
+    expect(fake.cleanups).toHaveLength(4);
+  });
 });
