@@ -50,6 +50,7 @@ export {
   compareValues,
   type FilterJudgement,
   judgeFilteredList,
+  judgeFilteredPages,
 } from "./oracles/filter-oracle.ts";
 export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
 export * from "./toolkit/filter-answers.ts";

@@ -556,3 +556,48 @@ export function judgeFilteredList<T extends object>(input: FilterJudgementInput<
     judged: stable.size,
   };
 }
+
+/**
+ * Judges the pages read of a filtered answer too long to read whole, without the collection: soundness (every
+ * returned item matches the filter, each judged on its own values as answered), no item twice across the pages
+ * read, and with `+order_by` the order of what was returned. Completeness (nothing left out) needs the whole
+ * answer and the whole collection, so `missing` is always empty here.
+ * @public
+ */
+export function judgeFilteredPages<T extends object>(input: {
+  readonly returned: readonly T[];
+  readonly filter: CompiledFilter;
+  readonly key: (item: T) => string;
+}): FilterJudgement {
+  const { returned, filter, key } = input;
+  const seen = new Set<string>();
+  const duplicated = new Set<string>();
+  for (const id of returned.map(key)) {
+    if (seen.has(id)) duplicated.add(id);
+    seen.add(id);
+  }
+  const unexpected = [...new Set(returned.filter((item) => !matchesFilter(item, filter)).map(key))];
+  let misordered: Extract<FilterJudgement, { status: "failed" }>["misordered"];
+  if (filter.order) {
+    const field = filter.order.field;
+    const at = returned.findIndex(
+      (item, index) => index > 0 && compareByOrder(returned[index - 1]!, item, filter.order) > 0,
+    );
+    if (at > 0) {
+      const previous = fieldValue(returned[at - 1]!, field);
+      const actual = fieldValue(returned[at]!, field);
+      const expected = `${filter.order.direction === "desc" ? "at most" : "at least"} ${JSON.stringify(previous)}`;
+      misordered = { index: at, expected, actual, key: key(returned[at]!) };
+    }
+  }
+  if (unexpected.length === 0 && duplicated.size === 0 && !misordered)
+    return { status: "passed", judged: returned.length, unstable: 0 };
+  return {
+    status: "failed",
+    missing: [],
+    unexpected,
+    duplicated: [...duplicated],
+    ...(misordered ? { misordered } : {}),
+    judged: returned.length,
+  };
+}

@@ -5,8 +5,8 @@
  * description's. Only HTTP: nothing here knows the reference server. Snapshots and the stable-snapshot judge are
  * in `snapshots.ts`.
  *
- * A list or an answer with more pages than one walk reads ({@link maxWalkPages}) is not judged: logged, never a
- * failure.
+ * A list or an answer with more pages than one walk reads ({@link maxWalkPages}) is read as far as a walk goes: the
+ * pages read are judged (their envelopes), and the answer says it is not whole, so no caller judges completeness.
  * @module
  */
 import { type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
@@ -45,9 +45,6 @@ export interface PageRead {
   /** The envelope, when the answer is 200 with a well-formed one. */
   readonly body: PageBody | undefined;
 }
-
-/** Said of a list or an answer with more pages than one walk reads: not judged (logged), never a failure. */
-export const tooLarge = "more pages than one check reads";
 
 /** The identity of a list item: `id`, or `address` for addresses; otherwise the whole item. */
 export function itemKey(item: Item): string {
@@ -160,25 +157,42 @@ export function describeViolations(t: CaseContext, query: PageQuery, body: PageB
     .join("; ");
 }
 
-/** Every page of an answer at `pageSize` (and `filter`), each page's envelope judged. */
-export interface WholeAnswer {
+/**
+ * An answer read page by page at one page size, each page's envelope judged: whole (every page read), or, for a
+ * list with more pages than one walk reads, its first {@link maxWalkPages} pages only.
+ */
+export interface ListAnswer {
   readonly items: readonly Item[];
   /** Pages read. */
   readonly pages: number;
   /** `results` of the last page read. */
   readonly results: unknown;
+  /** Whether every page was read: only then may anything be said of what the answer leaves out. */
+  readonly complete: boolean;
+  /** `pages` of the last page read: how many pages the target says the answer has. */
+  readonly listPages: number;
+}
+
+/** Whether every answer was read whole. */
+export function allComplete(answer: ListAnswer | readonly ListAnswer[]): boolean {
+  return Array.isArray(answer) ? answer.every((entry) => entry.complete) : (answer as ListAnswer).complete;
+}
+
+/** What a partial answer leaves unjudged, in one line (for the case's log). */
+export function notWhole(list: ListTarget, answer: ListAnswer, pageSize: number): string {
+  return `${list.path}: ${answer.listPages} pages at page_size ${pageSize}, more than one walk reads (${maxWalkPages}): judged on the ${answer.pages} pages read; completeness not judged`;
 }
 
 /**
- * Reads every page at `pageSize`, with an optional filter. A string says why there is no whole answer: a page
- * refused, a page breaking the envelope's invariants, or {@link tooLarge}.
+ * Reads every page at `pageSize` (at most {@link maxWalkPages}), with an optional filter. A string says why there
+ * is no answer to judge: a page refused, or a page breaking the envelope's invariants.
  */
 export async function readAll(
   t: CaseContext,
   list: ListTarget,
   pageSize: number,
   filter?: unknown,
-): Promise<WholeAnswer | string> {
+): Promise<ListAnswer | string> {
   const read = await walk(t, list, { pageSize, filter });
   if (read.status === "refused") {
     const { status, text } = read.response;
@@ -188,24 +202,29 @@ export async function readAll(
     const broken = describeViolations(t, query, page.body!);
     if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
   }
-  if (!read.complete) return tooLarge;
-  return { items: read.items, pages: read.pages, results: read.answers.at(-1)?.read.body?.results };
+  const last = read.answers.at(-1)?.read.body;
+  return {
+    items: read.items,
+    pages: read.pages,
+    results: last?.results,
+    complete: read.complete,
+    listPages: typeof last?.pages === "number" ? last.pages : read.pages,
+  };
 }
 
 /**
- * Reads each filter's whole answer in turn, each at its page size; a string says why there is none (prefixed with
- * the filter), or is {@link tooLarge}.
+ * Reads each filter's answer in turn, each at its page size (whole, or its first pages: see {@link ListAnswer});
+ * a string says why there is none, prefixed with the filter.
  */
 export async function readAnswers(
   t: CaseContext,
   list: ListTarget,
   reads: readonly { readonly filter: unknown; readonly pageSize: number }[],
-): Promise<WholeAnswer[] | string> {
-  const answers: WholeAnswer[] = [];
+): Promise<ListAnswer[] | string> {
+  const answers: ListAnswer[] = [];
   for (const { filter, pageSize } of reads) {
     const answer = await readAll(t, list, pageSize, filter);
-    if (typeof answer === "string")
-      return answer === tooLarge ? tooLarge : `${JSON.stringify(filter)} ${answer}`;
+    if (typeof answer === "string") return `${JSON.stringify(filter)} ${answer}`;
     answers.push(answer);
   }
   return answers;

@@ -3,55 +3,113 @@
  * judge (read an answer, re-read the collection, judge against both snapshots, try again when the collection
  * changed meanwhile), the items two snapshots agree on, and running a judgement on each readable list.
  *
- * A list or an answer with more pages than one walk reads is not judged: logged, never a failure.
+ * A list or an answer with more pages than one walk reads is judged on the pages read (their envelopes, and what a
+ * caller's partial judge says of them); nothing says it passed what it did not judge: a judgement that needs the
+ * whole list and has no partial judge skips the case, saying why.
  * @module
  */
 import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
-import { type Item, itemKey, type ListTarget, tooLarge, walk } from "./lists.ts";
+import {
+  allComplete,
+  describeViolations,
+  type Item,
+  itemKey,
+  type ListAnswer,
+  type ListTarget,
+  maxWalkPages,
+  notWhole,
+  walk,
+} from "./lists.ts";
 import type { Verdict } from "./property.ts";
 
-/** The whole unfiltered collection in the list's own order (pages of the largest size), or what went wrong. */
-export async function snapshot(t: CaseContext, list: ListTarget): Promise<readonly Item[] | string> {
-  const read = await walk(t, list, { pageSize: conventionsOf(t.spec).pageSize.max });
+/**
+ * The unfiltered collection in the list's own order (pages of the largest size), or what went wrong. A list with
+ * more pages than one walk reads gives its first pages (`complete` false), each page's envelope judged: a broken
+ * one is what went wrong (a whole list's envelopes are the pagination suite's to judge, page by page).
+ */
+export async function snapshot(t: CaseContext, list: ListTarget): Promise<ListAnswer | string> {
+  const pageSize = conventionsOf(t.spec).pageSize.max;
+  const read = await walk(t, list, { pageSize });
   if (read.status === "refused") return `answered ${read.response.status} to an unfiltered read`;
-  if (!read.complete) return tooLarge;
-  return read.items;
+  if (!read.complete) {
+    for (const { query, read: page } of read.answers) {
+      const broken = describeViolations(t, query, page.body!);
+      if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
+    }
+  }
+  const last = read.answers.at(-1)?.read.body;
+  return {
+    items: read.items,
+    pages: read.pages,
+    results: last?.results,
+    complete: read.complete,
+    listPages: typeof last?.pages === "number" ? last.pages : read.pages,
+  };
 }
 
 /** The latest unfiltered snapshot of one list: the "before" of its next judgement. */
 export interface Snapshots {
   before: readonly Item[];
+  /** False when the latest snapshot holds only the first pages of the list (undefined: whole). */
+  complete?: boolean;
 }
 
 /** Tries of a judgement whose collection changed while several pages were read. */
 const attempts = 3;
 
+/** Lines already logged per case, so a property judged many times says each thing once. */
+const logged = new WeakMap<CaseContext, Set<string>>();
+function logOnce(t: CaseContext, line: string): void {
+  const lines = logged.get(t) ?? new Set<string>();
+  logged.set(t, lines);
+  if (lines.has(line)) return;
+  lines.add(line);
+  t.log(line);
+}
+
 /**
  * Reads an answer, then the unfiltered collection again, and judges the answer against both snapshots (the one
  * before it and the one after). A judge that says `undefined` (the collection changed meanwhile, so it cannot
- * tell) gets another try; after {@link attempts} the check passes with a log line, as it does on a list too large
- * to read. `state.before` becomes the latest snapshot.
+ * tell) gets another try; after {@link attempts} the check passes with a log line. `state.before` becomes the
+ * latest snapshot.
+ *
+ * When the answer or the collection has more pages than one walk reads, `partial` judges the pages read (logged
+ * once per list: completeness not judged); without one the case is skipped, saying the judgement needs the whole
+ * list. Nothing answers `true` for a list it did not read.
  */
-export async function judgeStably<T>(
+export async function judgeStably<T extends ListAnswer | readonly ListAnswer[]>(
   t: CaseContext,
   list: ListTarget,
   state: Snapshots,
   read: () => Promise<T | string>,
   judge: (answer: T, before: readonly Item[], after: readonly Item[]) => Verdict | undefined,
+  partial?: (answer: T) => Verdict,
 ): Promise<Verdict> {
+  const judgePartly = (answer: T): Verdict => {
+    const what = `more pages than one walk reads (${maxWalkPages})`;
+    if (!partial) return t.skip(`${list.path}: ${what}, and this judgement needs the whole list`);
+    const answers: readonly ListAnswer[] = Array.isArray(answer) ? answer : [answer as ListAnswer];
+    const cut = answers.find((entry) => !entry.complete);
+    logOnce(
+      t,
+      cut
+        ? `${list.path}: an answer of ${cut.listPages} pages, ${what}: judged on the ${cut.pages} pages read; completeness not judged`
+        : `${list.path}: the unfiltered list has ${what}: answers judged on their own; completeness not judged`,
+    );
+    return partial(answer);
+  };
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const before = state.before;
     const answer = await read();
-    const after = typeof answer === "string" ? answer : await snapshot(t, list);
-    if (answer === tooLarge || after === tooLarge) {
-      t.log(`${list.path}: ${tooLarge}; not judged`);
-      return true;
-    }
     if (typeof answer === "string") return answer;
+    if (state.complete === false || !allComplete(answer)) return judgePartly(answer);
+    const after = await snapshot(t, list);
     if (typeof after === "string") return after;
-    state.before = after;
-    const verdict = judge(answer, before, after);
+    state.before = after.items;
+    state.complete = after.complete;
+    if (!after.complete) return judgePartly(answer);
+    const verdict = judge(answer, before, after.items);
     if (verdict !== undefined) return verdict;
   }
   t.log(`${list.path}: the collection kept changing during the check; not judged`);
@@ -81,23 +139,24 @@ export function sameSet(a: Iterable<string>, b: Iterable<string>): boolean {
 }
 
 /**
- * Runs `run` on each list with its unfiltered snapshot. A list that cannot be read fails the assertion
- * `<operationId> <canBeRead>`; one too large to read is logged and left out.
+ * Runs `run` on each list with its unfiltered snapshot. A list that cannot be read (or whose pages read break the
+ * envelope) fails the assertion `<operationId> <canBeRead>`; one with more pages than one walk reads runs on its
+ * first pages (`snapshot.complete` false), with a log line saying completeness is not judged.
  */
 export async function eachList(
   t: CaseContext,
   lists: readonly ListTarget[],
   canBeRead: string,
-  run: (list: ListTarget, before: readonly Item[]) => Promise<unknown>,
+  run: (list: ListTarget, before: readonly Item[], snapshot: ListAnswer) => Promise<unknown>,
 ): Promise<void> {
   for (const list of lists) {
     const before = await snapshot(t, list);
-    if (before === tooLarge) {
-      t.log(`${list.path}: ${tooLarge}; not judged`);
+    const name = `${list.operation.operationId} ${canBeRead}`;
+    if (typeof before === "string") {
+      t.expect(name, false, { actual: before });
       continue;
     }
-    const name = `${list.operation.operationId} ${canBeRead}`;
-    if (typeof before === "string") t.expect(name, false, { actual: before });
-    else if (t.expect(name, true)) await run(list, before);
+    if (!before.complete) t.log(notWhole(list, before, conventionsOf(t.spec).pageSize.max));
+    if (t.expect(name, true)) await run(list, before.items, before);
   }
 }

@@ -9,7 +9,9 @@
  *
  * Read-only but for `seed-data` (tag `writes`), which fills nearly empty lists on the embedded reference server so
  * filters have something to select from. Collections that change during a check (other clients writing) are
- * handled: items that changed meanwhile are not judged. Bounded: a few hundred requests in the default run;
+ * handled: items that changed meanwhile are not judged. A list or an answer with more pages than one walk reads is
+ * judged on the pages read: every item returned matches its filter, none twice, in the filter's order; whether
+ * anything is left out is not judged there, and the property's name says "pages read". Bounded: a few hundred requests in the default run;
  * `conform fuzz filters --runs N` runs longer campaigns.
  * @module
  */
@@ -43,7 +45,9 @@ import {
   isErrorBody,
   itemKey,
   judgeFilteredList,
+  judgeFilteredPages,
   judgeStably,
+  type ListAnswer,
   type ListSelection,
   type ListTarget,
   mutationsOf,
@@ -159,15 +163,48 @@ async function seedData(t: CaseContext): Promise<void> {
   t.shared.delete(filterable.key);
 }
 
-/** Runs a property per filterable list, each with its unfiltered collection and its snapshots. */
+/**
+ * Runs a property per filterable list, each with its unfiltered collection and its snapshots, and the property's
+ * name: the whole-list one, or on a list read only in part what is judged there.
+ */
 async function eachFilterable(
   t: CaseContext,
-  check: (list: ListTarget, state: Snapshots, properties: PropertyRunner) => Promise<unknown>,
+  check: (
+    list: ListTarget,
+    state: Snapshots,
+    properties: PropertyRunner,
+    named: (whole: string) => string,
+  ) => Promise<unknown>,
 ): Promise<void> {
   const properties = new PropertyRunner(t, "filters");
-  await eachList(t, await readableLists(t, filterable), "can be read unfiltered", (list, before) =>
-    check(list, { before }, properties),
+  await eachList(t, await readableLists(t, filterable), "can be read unfiltered", (list, before, snap) =>
+    check(list, { before, complete: snap.complete }, properties, (whole) =>
+      snap.complete
+        ? whole
+        : `${whole}, judged on the ${snap.pages} pages read: only matching items, none twice, in order (completeness not judged)`,
+    ),
   );
+}
+
+/**
+ * The judge of answers read only in part (see {@link judgeStably}): every item returned matches its filter, none
+ * shows twice, and with `+order_by` they come in order.
+ */
+function soundAnswers(
+  list: ListTarget,
+  filters: readonly unknown[],
+): (answers: ListAnswer | readonly ListAnswer[]) => Verdict {
+  return (said) => {
+    const answers: readonly ListAnswer[] = Array.isArray(said) ? said : [said as ListAnswer];
+    for (const [index, answer] of answers.entries()) {
+      const verdict = checkFilter(filters[index], fieldsOf(list));
+      if (verdict.status !== "valid") throw new Error(`judged an invalid filter: ${JSON.stringify(verdict)}`);
+      const judgement = judgeFilteredPages({ returned: answer.items, filter: verdict.filter, key: itemKey });
+      if (judgement.status === "failed")
+        return `${JSON.stringify(filters[index])} on the ${answer.pages} pages read: ${describeFilterJudgement(judgement)}`;
+    }
+    return true;
+  };
 }
 
 export default defineSuite({
@@ -190,11 +227,11 @@ export default defineSuite({
       id: "semantics",
       title: "A generated filter answers, over all pages, what the oracle says of the unfiltered collection",
       run: (t) =>
-        eachFilterable(t, (list, state, properties) => {
+        eachFilterable(t, (list, state, properties, named) => {
           const { min, max, default: fallback } = conventionsOf(t.spec).pageSize;
           const fields = fieldsOf(list);
           return properties.check({
-            name: `${list.operation.operationId} answers what the oracle says`,
+            name: named(`${list.operation.operationId} answers what the oracle says`),
             arbitrary: fc.record({
               filter: filterObject({ fields, items: state.before }),
               pageSize: fc.constantFrom(max, fallback, min),
@@ -222,6 +259,7 @@ export default defineSuite({
                   if (judgement.status === "inconclusive") return undefined;
                   return judgement.status === "passed" ? true : describeFilterJudgement(judgement);
                 },
+                soundAnswers(list, [filter.value]),
               );
             },
           });
@@ -231,7 +269,7 @@ export default defineSuite({
       id: "and-or",
       title: "+and of two filters answers the intersection of their answers, +or the union",
       run: (t) =>
-        eachFilterable(t, (list, state, properties) => {
+        eachFilterable(t, (list, state, properties, named) => {
           const one = filterObject({
             fields: fieldsOf(list),
             items: state.before,
@@ -239,11 +277,17 @@ export default defineSuite({
           });
           const pageSize = conventionsOf(t.spec).pageSize.max;
           return properties.check({
-            name: `${list.operation.operationId}: +and is the intersection, +or the union`,
+            name: named(`${list.operation.operationId}: +and is the intersection, +or the union`),
             arbitrary: fc.record({ a: one, b: one }),
             defaultRuns: 4,
-            predicate: ({ a, b }) =>
-              judgeStably(
+            predicate: ({ a, b }) => {
+              const filters = [
+                a.value,
+                b.value,
+                { "+and": [a.value, b.value] },
+                { "+or": [a.value, b.value] },
+              ];
+              return judgeStably(
                 t,
                 list,
                 state,
@@ -251,9 +295,7 @@ export default defineSuite({
                   readAnswers(
                     t,
                     list,
-                    [a.value, b.value, { "+and": [a.value, b.value] }, { "+or": [a.value, b.value] }].map(
-                      (filter) => ({ filter, pageSize }),
-                    ),
+                    filters.map((filter) => ({ filter, pageSize })),
                   ),
                 (answers, before, after) => {
                   const stable = stableKeys(before, after, fieldsOf(list));
@@ -269,7 +311,9 @@ export default defineSuite({
                     return `+or answered ${either!.size} item(s), the union holds ${union.size}`;
                   return true;
                 },
-              ),
+                soundAnswers(list, filters),
+              );
+            },
           });
         }),
     },
@@ -277,21 +321,26 @@ export default defineSuite({
       id: "order-reverse",
       title: "+order desc answers the reverse of asc, up to ties",
       run: (t) =>
-        eachFilterable(t, async (list, state, properties) => {
+        eachFilterable(t, async (list, state, properties, named) => {
           const fields = fieldsOf(list);
           const orderable = fields.filter((field) => field.type !== "array").map((field) => field.name);
           if (orderable.length === 0) return;
           const pageSize = conventionsOf(t.spec).pageSize.max;
           const where = filterObject({ fields, items: state.before, scenarios: unorderedScenarios });
           await properties.check({
-            name: `${list.operation.operationId}: desc is the reverse of asc`,
+            name: named(`${list.operation.operationId}: desc is the reverse of asc`),
             arbitrary: fc.record({
               where: fc.option(where, { nil: undefined }),
               orderBy: fc.constantFrom(...orderable),
             }),
             defaultRuns: 4,
-            predicate: ({ where, orderBy }) =>
-              judgeStably(
+            predicate: ({ where, orderBy }) => {
+              const filters = ["asc", "desc"].map((order) => ({
+                ...where?.value,
+                "+order_by": orderBy,
+                "+order": order,
+              }));
+              return judgeStably(
                 t,
                 list,
                 state,
@@ -299,10 +348,7 @@ export default defineSuite({
                   readAnswers(
                     t,
                     list,
-                    ["asc", "desc"].map((order) => ({
-                      filter: { ...where?.value, "+order_by": orderBy, "+order": order },
-                      pageSize,
-                    })),
+                    filters.map((filter) => ({ filter, pageSize })),
                   ),
                 ([asc, desc], before, after) => {
                   const stable = stableKeys(before, after, fields);
@@ -319,7 +365,9 @@ export default defineSuite({
                   if (at < 0) return true;
                   return `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`;
                 },
-              ),
+                soundAnswers(list, filters),
+              );
+            },
           });
         }),
     },
@@ -327,10 +375,10 @@ export default defineSuite({
       id: "page-size-independent",
       title: "A filter answers the same items (in the same order) at any page size",
       run: (t) =>
-        eachFilterable(t, (list, state, properties) => {
+        eachFilterable(t, (list, state, properties, named) => {
           const { min, max, default: fallback } = conventionsOf(t.spec).pageSize;
           return properties.check({
-            name: `${list.operation.operationId}: the answer does not depend on page_size`,
+            name: named(`${list.operation.operationId}: the answer does not depend on page_size`),
             arbitrary: fc.record({
               filter: filterObject({ fields: fieldsOf(list), items: state.before }),
               pageSize: fc.integer({ min, max: fallback }),
@@ -366,6 +414,7 @@ export default defineSuite({
                   if (at < 0) return true;
                   return `ordered by ${order}, position ${at} differs between page_size ${pageSize} and ${max}`;
                 },
+                soundAnswers(list, [filter.value, filter.value]),
               ),
           });
         }),

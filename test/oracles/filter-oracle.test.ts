@@ -6,6 +6,7 @@ import {
   compareValues,
   evaluateFilter,
   judgeFilteredList,
+  judgeFilteredPages,
 } from "../../src/oracles/filter-oracle.ts";
 import type { FilterableField } from "../../src/spec/types.ts";
 import { instanceFields, instances, invalidCases, validCases } from "../cases/filter-semantics.cases.ts";
@@ -168,5 +169,39 @@ describe("filter oracle: judging an answer", () => {
     const added = [...instances, { ...instances[0]!, id: 8, label: "new" }];
     expect(judge(usEast, byRegion, { after: added, pages: 2 }).status).toBe("inconclusive");
     expect(judge(usEast, byRegion, { pages: 2 }).status).toBe("passed");
+  });
+});
+
+describe("filter oracle: judging the pages read of an answer too long to read whole", () => {
+  const key = (row: { id: number }) => String(row.id);
+  const byRegion = compile({ region: "us-east" });
+  const ordered = compile({ "+order_by": "region", "+order": "desc" });
+  const usEast = instances.filter((row) => row.region === "us-east");
+  const judge = (returned: readonly (typeof instances)[number][], filter = byRegion) =>
+    judgeFilteredPages({ returned, filter, key });
+
+  it.each([
+    [
+      "matching items, some left out (completeness is not judged)",
+      [usEast[0]!],
+      byRegion,
+      { status: "passed" },
+    ],
+    ["the oracle's ordered answer", evaluateFilter(instances, ordered), ordered, { status: "passed" }],
+    [
+      "an item that does not match",
+      [usEast[0]!, instances[3]!],
+      byRegion,
+      { status: "failed", missing: [], unexpected: ["4"] },
+    ],
+    ["an item twice", [usEast[0]!, usEast[0]!], byRegion, { status: "failed", duplicated: ["1"] }],
+    [
+      "items out of order",
+      evaluateFilter(instances, ordered).reverse(),
+      ordered,
+      { status: "failed", unexpected: [], misordered: { index: expect.any(Number) } },
+    ],
+  ])("%s", (_name, returned, filter, verdict) => {
+    expect(judge(returned, filter)).toMatchObject(verdict);
   });
 });

@@ -13,6 +13,7 @@ import {
   findLists,
   type Item,
   itemKey,
+  type ListAnswer,
   type ListTarget,
   maxWalkPages,
   parseExact,
@@ -20,7 +21,6 @@ import {
   readAnswers,
   readableLists,
   readPage,
-  tooLarge,
   walk,
 } from "../../src/toolkit/lists.ts";
 import { eachList, judgeStably, sameSet, snapshot, stableKeys } from "../../src/toolkit/snapshots.ts";
@@ -150,15 +150,36 @@ describe("reading pages", () => {
 
   it("snapshots at the description's largest page size", async () => {
     const { t, sent } = fake({ "/things": things(60) });
-    expect((await snapshot(t, list())) as Item[]).toHaveLength(60);
+    expect(await snapshot(t, list())).toMatchObject({ complete: true, pages: 2, results: 60 });
     expect(sent.map((entry) => entry.options.query?.page_size)).toEqual(["50", "50"]);
     expect(await snapshot(t, list("/none"))).toBe("answered 404 to an unfiltered read");
   });
+
+  it("snapshots a list too large to read whole on its first pages, each page's envelope judged", async () => {
+    const many = things(50 * maxWalkPages + 1);
+    expect(await snapshot(fake({ "/things": many }).t, list())).toMatchObject({
+      complete: false,
+      pages: maxWalkPages,
+      listPages: maxWalkPages + 1,
+      results: many.length,
+    });
+    expect(await snapshot(fake({ "/things": many }, { pagesOff: 1 }).t, list())).toMatch(
+      /^page 1 at page_size 50: pages = max\(1, ceil\(results 2001 \/ page_size 50\)\)/,
+    );
+  });
 });
 
-describe("readAll: a whole answer, each page's envelope judged", () => {
+describe("readAll: an answer, each page's envelope judged, whole or its first pages", () => {
   it.each<[string, Record<string, Item[]>, { pagesOff?: number }, string, string | number]>([
     ["a good list", { "/things": things(25) }, {}, "/things", 25],
+    ["more pages than one walk reads: the first pages", { "/things": things(500) }, {}, "/things", 400],
+    [
+      "more pages than one walk reads, pages off by one",
+      { "/things": things(500) },
+      { pagesOff: 1 },
+      "/things",
+      "page 1 at page_size 10: pages =",
+    ],
     [
       "pages off by one",
       { "/things": things(25) },
@@ -167,12 +188,13 @@ describe("readAll: a whole answer, each page's envelope judged", () => {
       "page 1 at page_size 10: pages =",
     ],
     ["a refused page", {}, {}, "/things", "page 1 at page_size 10 answered 404: "],
-    ["more pages than one walk reads", { "/things": things(500) }, {}, "/things", tooLarge],
   ])("%s", async (_name, collections, options, path, expected) => {
     const { t } = fake(collections, options);
     const read = await readAll(t, list(path), 10);
-    if (typeof expected === "number") expect(typeof read !== "string" && read.items).toHaveLength(expected);
-    else expect(read).toEqual(expect.stringContaining(expected));
+    if (typeof expected === "number") {
+      expect(typeof read !== "string" && read.items).toHaveLength(expected);
+      expect(typeof read !== "string" && read.complete).toBe(expected < maxWalkPages * 10);
+    } else expect(read).toEqual(expect.stringContaining(expected));
   });
 
   it("reads several answers in turn, and says which filter failed", async () => {
@@ -201,14 +223,25 @@ describe("readAll: a whole answer, each page's envelope judged", () => {
 });
 
 describe("judgeStably", () => {
-  const judgeCount = (answer: number, before: readonly Item[], after: readonly Item[]) =>
-    before.length !== after.length ? undefined : answer === after.length || `counted ${answer}`;
+  /** An answer of `count` items, read whole or (complete false) only in part. */
+  const answer = (count: number, complete = true): ListAnswer => ({
+    items: things(count),
+    pages: 1,
+    results: count,
+    complete,
+    listPages: complete ? 1 : 99,
+  });
+  const judgeCount = (said: ListAnswer, before: readonly Item[], after: readonly Item[]) =>
+    before.length !== after.length
+      ? undefined
+      : said.items.length === after.length || `counted ${said.items.length}`;
+  const partial = (said: ListAnswer) => said.items.length < 5 || `too many: ${said.items.length}`;
 
   it("judges against the snapshots before and after, and keeps the latest", async () => {
     const { t } = fake({ "/things": things(12) });
     const state = { before: things(12) };
-    expect(await judgeStably(t, list(), state, async () => 12, judgeCount)).toBe(true);
-    expect(await judgeStably(t, list(), state, async () => 11, judgeCount)).toBe("counted 11");
+    expect(await judgeStably(t, list(), state, async () => answer(12), judgeCount)).toBe(true);
+    expect(await judgeStably(t, list(), state, async () => answer(11), judgeCount)).toBe("counted 11");
   });
 
   it("tries again while the collection changes, then passes with a log line", async () => {
@@ -216,7 +249,7 @@ describe("judgeStably", () => {
     const { t, logs } = fake({ "/things": collection }, { onRead: () => collection.push(...things(1, 100)) });
     const state = { before: things(12) };
     let reads = 0;
-    const verdict = await judgeStably(t, list(), state, async () => ++reads, judgeCount);
+    const verdict = await judgeStably(t, list(), state, async () => answer(++reads), judgeCount);
     expect([verdict, reads, logs]).toEqual([
       true,
       3,
@@ -232,16 +265,59 @@ describe("judgeStably", () => {
       { onRead: () => writes-- > 0 && collection.push(...things(1, 100)) },
     );
     const state = { before: things(12) };
-    expect(await judgeStably(t, list(), state, async () => 12, judgeCount)).toBe("counted 12");
+    expect(await judgeStably(t, list(), state, async () => answer(12), judgeCount)).toBe("counted 12");
   });
 
-  it.each([
-    ["an answer too large: logged, not judged", tooLarge, true],
-    ["a failed read is the verdict", "page 1 answered 500", "page 1 answered 500"],
-  ])("%s", async (_name, said, verdict) => {
-    const { t, logs } = fake({ "/things": things(3) });
-    expect(await judgeStably(t, list(), { before: [] }, async () => said, judgeCount)).toBe(verdict);
-    expect(logs).toEqual(said === tooLarge ? [`/things: ${tooLarge}; not judged`] : []);
+  it.each<[string, ListAnswer | string, boolean | undefined, string | true, string[]]>([
+    ["a failed read is the verdict", "page 1 answered 500", true, "page 1 answered 500", []],
+    [
+      "an answer read in part: the partial judge passes it, saying completeness was not judged",
+      answer(3, false),
+      true,
+      true,
+      [
+        "/things: an answer of 99 pages, more pages than one walk reads (40): judged on the 1 pages read; completeness not judged",
+      ],
+    ],
+    [
+      "an answer read in part: the partial judge fails it",
+      answer(7, false),
+      true,
+      "too many: 7",
+      [
+        "/things: an answer of 99 pages, more pages than one walk reads (40): judged on the 1 pages read; completeness not judged",
+      ],
+    ],
+    [
+      "a whole answer of a list read in part: judged on its own",
+      answer(7),
+      false,
+      "too many: 7",
+      [
+        "/things: the unfiltered list has more pages than one walk reads (40): answers judged on their own; completeness not judged",
+      ],
+    ],
+  ])("%s", async (_name, said, complete, verdict, logged) => {
+    const { t, logs, sent } = fake({ "/things": things(3) });
+    const state = { before: [], ...(complete === false ? { complete } : {}) };
+    expect(await judgeStably(t, list(), state, async () => said, judgeCount, partial)).toBe(verdict);
+    expect(logs).toEqual(logged);
+    expect(sent).toEqual([]);
+  });
+
+  it("skips the case when an answer is read in part and there is no partial judge", async () => {
+    const { t } = fake({ "/things": things(3) });
+    await expect(
+      judgeStably(
+        t,
+        list(),
+        { before: [] },
+        async () => [answer(1), answer(2, false)],
+        () => true,
+      ),
+    ).rejects.toThrow(
+      new Skipped("/things: more pages than one walk reads (40), and this judgement needs the whole list"),
+    );
   });
 });
 
@@ -281,7 +357,7 @@ describe("finding lists", () => {
     );
   });
 
-  it("eachList runs on readable lists, fails an unreadable one and leaves out one too large", async () => {
+  it("eachList runs on readable lists, fails an unreadable one and runs on the first pages of one too large", async () => {
     const { t, expectations, logs } = fake({
       "/things": things(2),
       "/places": things(50 * maxWalkPages + 1),
@@ -292,14 +368,17 @@ describe("finding lists", () => {
       t,
       targets,
       "can be read",
-      async (target, before) => void ran.push(`${target.path}:${before.length}`),
+      async (target, before, whole) => void ran.push(`${target.path}:${before.length}:${whole.complete}`),
     );
-    expect(ran).toEqual(["/things:2"]);
+    expect(ran).toEqual(["/things:2:true", `/places:${50 * maxWalkPages}:false`]);
     expect(expectations.map(({ name, ok }) => ({ name, ok }))).toEqual([
       { name: "getThings can be read", ok: true },
       { name: "getThings can be read", ok: false },
+      { name: "getThings can be read", ok: true },
     ]);
-    expect(logs).toEqual([`/places: ${tooLarge}; not judged`]);
+    expect(logs).toEqual([
+      "/places: 41 pages at page_size 50, more than one walk reads (40): judged on the 40 pages read; completeness not judged",
+    ]);
   });
 });
 
