@@ -4,16 +4,16 @@
  * of the moment the response arrived (1 s of clock skew allowed) nor more than a day ahead. Exact values differ per
  * account and endpoint (facts.md "Conventions"), so only presence, type and consistency are judged.
  *
- * Where they are required: on every response of the API server when the loaded description documents them on the
- * API's answers (the spec's conventions: "Every API response carries ..."; documented nowhere: skipped), 404s and
- * 429s included, documented status or not; on a login-server response only where that response documents them.
- * Headers that are present are always judged.
+ * Where they are required: on an answer whose response in the loaded description (matched by status: exact,
+ * range, default) documents them; elsewhere their absence is skipped with the reason (a description that documents
+ * them nowhere, an operation that documents no such answer, an answer documented without them). Headers that are
+ * present are always judged.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import { parseInteger } from "./_internals/http-values.ts";
-import { documentedResponse, requestLine, servedByApi } from "./_internals/spec-lookup.ts";
+import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
 import type { CheckContext, CheckDefinition } from "./types.ts";
 
 const names = {
@@ -42,18 +42,25 @@ export const rateLimitHeaders: CheckDefinition = {
       return skipped("the description documents no X-RateLimit-* header on the API's answers");
     }
     if (missing.length > 0) {
-      const required = isRequired(operation, response.status);
-      if (required === undefined && missing.length === fields.length) {
-        // Without an operation we cannot tell an API response from another server's (a proxy's, the login server's).
-        return skipped(`no operation in the spec for ${requestLine(exchange)}`);
-      }
-      if (required === false && missing.length === fields.length) {
-        // The login server documents no rate-limit headers; the API server's conventions do not bind it.
-        return skipped(
-          `${operation?.operationId} is served by ${operation?.serverUrl}, which documents no rate-limit headers`,
+      // Without an operation we cannot tell which answer of the description this is.
+      if (!operation) {
+        if (missing.length === fields.length)
+          return skipped(`no operation in the spec for ${requestLine(exchange)}`);
+      } else {
+        const answer = documentedResponse(operation, response.status);
+        const declared = answer?.headers ?? [];
+        const required = missing.filter((field) =>
+          declared.some((h) => h.name === names[field].toLowerCase()),
         );
+        if (required.length > 0) problems.push(`missing ${required.map((field) => names[field]).join(", ")}`);
+        else if (missing.length === fields.length) {
+          return skipped(
+            answer
+              ? `the ${answer.status} answer of ${operation.operationId} documents no X-RateLimit-* header`
+              : `${operation.operationId} documents no ${response.status} answer, so no X-RateLimit-* header on it`,
+          );
+        }
       }
-      if (required) problems.push(`missing ${missing.map((field) => names[field]).join(", ")}`);
     }
 
     const value: Partial<Record<Field, number>> = {};
@@ -88,20 +95,6 @@ export const rateLimitHeaders: CheckDefinition = {
     });
   },
 };
-
-/**
- * Whether the headers must be there: true for the API server and for responses that document them, false for
- * another server's undocumented response, undefined when there is no operation to tell.
- */
-function isRequired(
-  operation: Parameters<typeof servedByApi>[0] | undefined,
-  status: number,
-): boolean | undefined {
-  if (!operation) return undefined;
-  if (servedByApi(operation)) return true;
-  const declared = documentedResponse(operation, status)?.headers ?? [];
-  return fields.some((field) => declared.some((h) => h.name === names[field].toLowerCase()));
-}
 
 function documented(spec: CheckContext["spec"], field: Field): boolean {
   return conventionsOf(spec).documentedHeaders.has(names[field].toLowerCase());

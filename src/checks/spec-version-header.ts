@@ -2,15 +2,16 @@
  * `spec-version-header`: the response names the release that handled it in `X-Spec-Version`, and that release is
  * the one the spec describes (cloud-api-v4 "Versioning").
  *
- * Where it is required: on every response of the API server when the loaded description documents the header on
- * the API's answers (the spec's conventions; a description that documents it nowhere gets the check skipped), and
- * on a login-server response only where that response documents it. A value that is present is always judged. A different release with the same major version still serves `/v4` and fails
- * as a warning; a different major version or a malformed value fails as an error.
+ * Where it is required: on an answer whose response in the loaded description (matched by status: exact, range,
+ * default) documents the header; elsewhere its absence is skipped with the reason (a description that documents
+ * it nowhere, an operation that documents no such answer, an answer documented without it). A value that is
+ * present is always judged. A different release with the same major version still serves `/v4` and fails as a
+ * warning; a different major version or a malformed value fails as an error.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf } from "../spec/conventions.ts";
-import { documentedResponse, requestLine, servedByApi } from "./_internals/spec-lookup.ts";
+import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
 
 const header = "x-spec-version";
@@ -26,15 +27,17 @@ export const specVersionHeader: CheckDefinition = {
       // A description that documents the header nowhere does not promise it (its conventions are its own).
       if (!conventionsOf(spec).documentedHeaders.has(header))
         return skipped("the description documents no X-Spec-Version header on the API's answers");
-      // Without an operation we cannot tell an API response from another server's (a proxy's, the login server's).
+      // Without an operation we cannot tell which answer of the description this is.
       if (!operation) return skipped(`no operation in the spec for ${requestLine(exchange)}`);
-      const documented = documentedResponse(operation, response.status)?.headers.some(
-        (h) => h.name === header,
-      );
-      if (!servedByApi(operation) && !documented) {
-        // The login server's answers document no X-Spec-Version ("Every response *can* carry", Versioning).
+      const documented = documentedResponse(operation, response.status);
+      if (!documented) {
         return skipped(
-          `${operation.operationId} is served by ${operation.serverUrl}, which documents no X-Spec-Version`,
+          `${operation.operationId} documents no ${response.status} answer, so no X-Spec-Version on it`,
+        );
+      }
+      if (!documented.headers.some((h) => h.name === header)) {
+        return skipped(
+          `the ${documented.status} answer of ${operation.operationId} documents no X-Spec-Version header`,
         );
       }
       return failed("X-Spec-Version is missing", { expected: spec.version, actual: undefined });

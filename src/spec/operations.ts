@@ -244,3 +244,34 @@ function securityOf(document: unknown, dialect: SpecDialect, operationSecurity: 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
 }
+
+/**
+ * The documented response a status falls under: the exact code, then its range (`4XX`), then `default`
+ * (OpenAPI 3.1 §4.8.16: an exact code takes precedence over a range, and `default` covers the rest).
+ */
+export function responseForStatus(operation: OperationInfo, status: number): ResponseInfo | undefined {
+  const exact = String(status);
+  const range = `${Math.floor(status / 100)}XX`;
+  return (
+    operation.responses.find((response) => response.status === exact) ??
+    operation.responses.find((response) => response.status.toUpperCase() === range) ??
+    operation.responses.find((response) => response.status === "default")
+  );
+}
+
+/**
+ * Why the description does not promise `header` on the answer of `operation` at `status` (no such answer
+ * documented, or that answer documents no such header); undefined when it documents it there.
+ */
+export function headerNotDocumented(
+  operation: OperationInfo,
+  status: number,
+  header: string,
+): string | undefined {
+  const answer = responseForStatus(operation, status);
+  if (!answer) return `${operation.operationId} documents no ${status} answer`;
+  const name = header.toLowerCase();
+  if (!answer.headers.some((entry) => entry.name === name))
+    return `the ${answer.status} answer of ${operation.operationId} documents no ${header} header`;
+  return undefined;
+}

@@ -137,15 +137,25 @@ describe("rate-limit-headers", () => {
       outcome: { status: "failed", message: "missing X-RateLimit-Reset" },
     },
     {
-      name: "all missing on an undocumented API status still fails (every API response carries them)",
-      exchange: exchange({
-        status: 404,
-        headers: {
-          "x-ratelimit-limit": undefined,
-          "x-ratelimit-remaining": undefined,
-          "x-ratelimit-reset": undefined,
-        },
+      name: "all missing on a status the operation does not document is skipped: only a documented answer promises them",
+      exchange: exchange({ status: 404, ...noLimits }),
+      outcome: {
+        status: "skipped",
+        reason: "getNodeBalancers documents no 404 answer, so no X-RateLimit-* header on it",
+      },
+    },
+    {
+      name: "all missing on a status documented by `default` with them fails",
+      context: context({
+        operation: operation({
+          responses: [
+            responseInfo("default", {
+              headers: ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"],
+            }),
+          ],
+        }),
       }),
+      exchange: exchange({ status: 404, ...noLimits }),
       outcome: {
         status: "failed",
         message: "missing X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset",
@@ -190,7 +200,7 @@ describe("rate-limit-headers", () => {
       }),
       outcome: {
         status: "skipped",
-        reason: "getOAuthAuthorize is served by {auth_url}, which documents no rate-limit headers",
+        reason: "the 200 answer of getOAuthAuthorize documents no X-RateLimit-* header",
       },
     },
     {

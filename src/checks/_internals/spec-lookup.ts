@@ -8,6 +8,7 @@
 import { BoundedMemo } from "../../core/bounded-memo.ts";
 import type { Exchange } from "../../core/exchange.ts";
 import { describedErrorEnvelope } from "../../spec/conventions.ts";
+import { responseForStatus } from "../../spec/operations.ts";
 import type { OperationInfo, ResponseInfo } from "../../spec/types.ts";
 
 /**
@@ -21,21 +22,11 @@ export function documentedResponse(operation: OperationInfo, status: number): Re
     byStatus = new BoundedMemo(1000);
     documentedByStatus.set(operation, byStatus);
   }
-  return byStatus.get(status, (code) => findDocumented(operation, code));
+  return byStatus.get(status, (code) => responseForStatus(operation, code));
 }
 
 /** Per operation (weakly: a spec's operations go with it), by status: three-digit codes, at most 1,000. */
 const documentedByStatus = new WeakMap<OperationInfo, BoundedMemo<number, ResponseInfo | undefined>>();
-
-function findDocumented(operation: OperationInfo, status: number): ResponseInfo | undefined {
-  const exact = String(status);
-  const range = `${Math.floor(status / 100)}XX`;
-  return (
-    operation.responses.find((response) => response.status === exact) ??
-    operation.responses.find((response) => response.status.toUpperCase() === range) ??
-    operation.responses.find((response) => response.status === "default")
-  );
-}
 
 /**
  * True when the operation is answered by the API server itself, not by a server of its own such as the OAuth
