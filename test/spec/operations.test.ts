@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadSpec } from "../../src/spec/index.ts";
+import { headerNotDocumented, responseForStatus } from "../../src/spec/operations.ts";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
 import { dialectFixtures, minimalDocument, writeSpec } from "./helpers.ts";
 
@@ -237,5 +238,39 @@ describe("operation index: rules on small documents", () => {
     const spec = await loadSpec(writeSpec(document));
     expect(spec.operations.byId("getThing")).toMatchObject({ paginated: true, filterableFields: [] });
     expect(spec.operations.byId("plain")).toMatchObject({ paginated: false });
+  });
+});
+
+describe("the documented answer of a status, and whether it documents a header", () => {
+  const response = (status: string, headers: string[]) => ({
+    status,
+    description: "",
+    headers: headers.map((name) => ({ name, required: false, schema: undefined, deprecated: false })),
+    content: [],
+  });
+  const operation = {
+    operationId: "getThings",
+    responses: [
+      response("200", ["x-spec-version"]),
+      response("4XX", []),
+      response("default", ["x-spec-version"]),
+    ],
+  } as unknown as OperationInfo;
+
+  it.each([
+    [200, "200", undefined],
+    [404, "4XX", "the 4XX answer of getThings documents no X-Spec-Version header"],
+    [503, "default", undefined],
+  ])("status %i falls under %s", (status, documented, reason) => {
+    expect(responseForStatus(operation, status)?.status).toBe(documented);
+    expect(headerNotDocumented(operation, status, "X-Spec-Version")).toBe(reason);
+  });
+
+  it("an operation without that answer documents nothing on it", () => {
+    const only200 = {
+      operationId: "getThings",
+      responses: [response("200", [])],
+    } as unknown as OperationInfo;
+    expect(headerNotDocumented(only200, 404, "X-Spec-Version")).toBe("getThings documents no 404 answer");
   });
 });

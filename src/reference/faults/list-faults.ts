@@ -17,6 +17,7 @@ import { nodesStatusMissing } from "./nodes-status-missing.ts";
 import { pageRepeatsItem } from "./page-repeats-item.ts";
 import { pageSizeIgnored } from "./page-size-ignored.ts";
 import { pageSizeOutOfRangeAccepted } from "./page-size-out-of-range-accepted.ts";
+import { pagesAtDefaultSize } from "./pages-at-default-size.ts";
 import { pagesOffByOne } from "./pages-off-by-one.ts";
 import type { Fault } from "./types.ts";
 
@@ -34,6 +35,7 @@ export const filterFaults: readonly Fault[] = [
 /** Pagination faults: each breaks one rule of `page`, `page_size` or the envelope; the `pagination` suite catches them. */
 export const paginationFaults: readonly Fault[] = [
   pagesOffByOne,
+  pagesAtDefaultSize,
   pageRepeatsItem,
   pageSizeIgnored,
   defaultPageSizeWrong,
