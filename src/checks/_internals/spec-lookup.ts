@@ -1,6 +1,6 @@
 /**
- * Small lookups that several checks share: which documented response a status falls under, whether an operation
- * is served by the API server, and how to name a request in a message.
+ * Small lookups that several checks share: which documented response a status falls under, and how to name a
+ * request in a message.
  * Not a check: `src/checks/_internals/` holds no registered ids.
  * @module
  * @internal
@@ -27,15 +27,6 @@ export function documentedResponse(operation: OperationInfo, status: number): Re
 
 /** Per operation (weakly: a spec's operations go with it), by status: three-digit codes, at most 1,000. */
 const documentedByStatus = new WeakMap<OperationInfo, BoundedMemo<number, ResponseInfo | undefined>>();
-
-/**
- * True when the operation is answered by the API server itself, not by a server of its own such as the OAuth
- * login server at `{auth_url}`. The description's conventions bind every API response (X-Spec-Version, rate-limit
- * headers); the login server's answers carry only what they document.
- */
-export function servedByApi(operation: OperationInfo): boolean {
-  return operation.serverUrl === undefined;
-}
 
 /** `GET /v4/nodebalancers/12` (path without query) for messages. */
 export function requestLine(exchange: Exchange): string {
