@@ -37,7 +37,7 @@ export * from "./toolkit/waits.ts";
 
 // Lists and pagination: the list walker and stable snapshots, and the generators and oracles they judge with.
 
-export { type Generated, type Mutation, mutationsOf } from "./generators/case-meta.ts";
+export { breaksOf, type Generated, type Mutation, mutationsOf } from "./generators/case-meta.ts";
 export {
   type FilterScenario,
   type FilterValue,

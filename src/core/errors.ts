@@ -14,6 +14,7 @@ export type ToolkitErrorCode =
   | "TRANSPORT_TIMEOUT"
   | "RESPONSE_TOO_LARGE"
   | "SUITE_LOAD"
+  | "SUITE_REQUEST_INVALID"
   | "NOTHING_RAN"
   | "INTERRUPTED"
   | "INTERNAL";
@@ -91,5 +92,34 @@ export class TargetUnreachableError extends ToolkitError {
 export class NothingRanError extends ToolkitError {
   constructor(message: string) {
     super("NOTHING_RAN", message);
+  }
+}
+
+/**
+ * A suite was about to send, as a valid request, one that does not follow the description (a body its schema
+ * refuses, a media type or parameter it does not declare): a defect of the suite, never sent. `rule` names the
+ * rule broken (`body-schema`, `media-type`, `parameter-schema` ...), `field` where (`label`, `query.page_size`).
+ * A deliberately invalid request says what it breaks instead (`breaks` in its options) and is sent as is.
+ */
+export class SuiteRequestError extends ToolkitError {
+  readonly operationId: string;
+  readonly rule: string;
+  readonly field: string;
+  constructor(
+    request: { method: string; path: string; operationId: string },
+    rule: string,
+    field: string,
+    why: string,
+  ) {
+    const where = field === "" ? "" : ` ${field}:`;
+    super(
+      "SUITE_REQUEST_INVALID",
+      `the suite's request ${request.method} ${request.path} (${request.operationId}) does not follow the ` +
+        `description, rule ${rule}:${where} ${why}; not sent (send a valid request, or mark a deliberately ` +
+        `invalid one with breaks: "<the rule it breaks>")`,
+    );
+    this.operationId = request.operationId;
+    this.rule = rule;
+    this.field = field;
   }
 }

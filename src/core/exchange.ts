@@ -12,6 +12,8 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as sent (text), redacted; undefined when none. */
   readonly body: string | undefined;
+  /** What a deliberately invalid request breaks, as its suite said; absent for requests meant to be valid. */
+  readonly breaks?: string;
 }
 
 export interface RecordedResponse {

@@ -56,3 +56,16 @@ export function mutationsOf(meta: CaseMeta): readonly Mutation[] {
   if (meta.mutation === undefined) return [];
   return Array.isArray(meta.mutation) ? meta.mutation : [meta.mutation as Mutation];
 }
+
+/**
+ * What a generated case breaks, in one line for a request's `breaks` (`label: remove-required-property; port:
+ * above-maximum (70000)`); undefined for a positive case (it must follow the description).
+ */
+export function breaksOf(meta: CaseMeta): string | undefined {
+  if (meta.mode !== "negative") return undefined;
+  const said = mutationsOf(meta).map((mutation) => {
+    const where = mutation.field || mutation.pointer || "the whole value";
+    return `${where}: ${mutation.operator}${mutation.detail ? ` (${mutation.detail})` : ""}`;
+  });
+  return said.length > 0 ? said.join("; ") : meta.scenario;
+}

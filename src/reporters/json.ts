@@ -38,6 +38,8 @@ export interface JsonExchange {
     readonly url: string;
     readonly headers: Readonly<Record<string, string>>;
     readonly body: string | null;
+    /** What a deliberately invalid request breaks, as its suite said. */
+    readonly breaks?: string;
   };
   readonly response: {
     readonly status: number;
@@ -154,6 +156,7 @@ export function toJsonExchange(exchange: Exchange): JsonExchange {
       url: request.url,
       headers: request.headers,
       body: request.body ?? null,
+      ...(request.breaks === undefined ? {} : { breaks: request.breaks }),
     },
     response: response
       ? {

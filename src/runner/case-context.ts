@@ -4,6 +4,7 @@
  * @module
  */
 import { BoundedMemo } from "../core/bounded-memo.ts";
+import { SuiteRequestError } from "../core/errors.ts";
 import type { Reproduction } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import type { SecretValues } from "../core/redact.ts";
@@ -14,6 +15,7 @@ import type { ApiSpec } from "../spec/types.ts";
 import type { HttpClient, LiveResponse } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
+import { type RequestToCheck, requestConformance } from "./request-conformance.ts";
 import type { ApiClient, CaseContext, RequestOptions, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
 /** Thrown by `t.skip()`: ends the case as skipped. */
@@ -75,6 +77,37 @@ export function buildUrl(base: string, path: string, query: RequestOptions["quer
   return url.toString();
 }
 
+/** One request checker per description and target (a run has one of each; its memory is the checker's). */
+const checkers = new WeakMap<ApiSpec, WeakMap<TargetInfo, ReturnType<typeof requestConformance>>>();
+
+function checkerFor(spec: ApiSpec, target: TargetInfo): ReturnType<typeof requestConformance> {
+  let byTarget = checkers.get(spec);
+  if (!byTarget) {
+    byTarget = new WeakMap();
+    checkers.set(spec, byTarget);
+  }
+  let checker = byTarget.get(target);
+  if (!checker) {
+    checker = requestConformance(spec, target);
+    byTarget.set(target, checker);
+  }
+  return checker;
+}
+
+function payloadOf(options: RequestOptions): RequestToCheck["payload"] {
+  if (options.json !== undefined) return { kind: "json", value: options.json };
+  if (options.form !== undefined) return { kind: "form", fields: options.form };
+  if (options.body !== undefined) return { kind: "raw", text: options.body };
+  return undefined;
+}
+
+function contentTypeOf(headers: Readonly<Record<string, string>>): string | undefined {
+  const type = headers["content-type"];
+  if (type !== undefined) return type;
+  for (const name in headers) if (name.toLowerCase() === "content-type") return headers[name];
+  return undefined;
+}
+
 function makeClient(
   deps: CaseContextDeps,
   recorder: CaseRecorder,
@@ -98,15 +131,34 @@ function makeClient(
       headers[conventionsOf(deps.spec).filterHeader.toLowerCase()] =
         typeof options.filter === "string" ? options.filter : JSON.stringify(options.filter);
     }
+    const url = buildUrl(base, path, options.query);
+    // A request the case means to be valid must follow the description: one that does not is the suite's defect,
+    // never sent. A deliberately invalid one says what it breaks and goes as is.
+    if (options.breaks === undefined) {
+      const breach = checkerFor(
+        deps.spec,
+        deps.target,
+      )({
+        method,
+        url,
+        contentType: contentTypeOf(headers),
+        payload: payloadOf(options),
+      });
+      if (breach) {
+        const where = { method, path, operationId: breach.operationId };
+        return Promise.reject(new SuiteRequestError(where, breach.rule, breach.field, breach.message));
+      }
+    }
     return deps.client.send(
       {
         method,
-        url: buildUrl(base, path, options.query),
+        url,
         headers,
         body,
         retry: options.retry,
         pace: options.pace,
         signal: deps.signal,
+        ...(options.breaks === undefined ? {} : { breaks: options.breaks }),
       },
       (exchange) => recorder.onExchange(exchange),
     );

@@ -49,6 +49,8 @@ export interface OutgoingRequest {
   /** false: not held by the pacer for a spent window (suites that drive past a limit on purpose). */
   readonly pace?: boolean;
   readonly signal?: AbortSignal;
+  /** What a deliberately invalid request breaks (recorded with it). */
+  readonly breaks?: string;
 }
 
 /** What the caller gets: the live (unredacted) response, and the redacted record of it. */
@@ -196,6 +198,7 @@ export class HttpClient {
       url: secrets.scrub(redactUrl(outgoing.url)),
       headers: secrets.scrubRecord(headers),
       body,
+      ...(outgoing.breaks === undefined ? {} : { breaks: outgoing.breaks }),
     };
   }
 

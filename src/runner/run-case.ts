@@ -5,6 +5,7 @@
  * `t.skip()` ends it skipped with its reason.
  * @module
  */
+import { ToolkitError } from "../core/errors.ts";
 import type { CaseFinished, CaseStatus } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import type { CheckResult } from "../core/result.ts";
@@ -69,6 +70,8 @@ export async function runCase(
   } catch (thrown) {
     if (thrown instanceof CaseSkipped) skipReason = secrets.scrub(thrown.reason);
     else if (thrown instanceof TransportError) error = { code: thrown.code, message: thrown.message };
+    // A toolkit error carries its stable code (SUITE_REQUEST_INVALID: the suite's request broke the description).
+    else if (ToolkitError.is(thrown)) error = { code: thrown.code, message: secrets.scrub(thrown.message) };
     else error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
   }
   // No case passes without judging: one that asserted nothing (a list too large to read, say) is skipped, saying so.

@@ -39,6 +39,13 @@ export interface RequestOptions {
    * (a suite that drives past a limit on purpose). Pacing is per token and operation either way.
    */
   readonly pace?: boolean;
+  /**
+   * What a deliberately invalid request breaks, in one line (`body: label too short`, `page_size below its
+   * minimum`): sent as is, and shown with its exchange. Without it, a request that does not follow the description
+   * (body schema, media type, parameters) is a defect of the suite: the case errors (SUITE_REQUEST_INVALID) and
+   * nothing is sent.
+   */
+  readonly breaks?: string;
 }
 
 export interface ApiClient {

@@ -85,13 +85,15 @@ export function filterHeader(t: CaseContext): string {
 
 /**
  * Reads one page; `query` values are sent as given (text, so edges like `1.5` and 2^64 go out verbatim), a filter
- * in the filter header (named lower-case, as the client names every header it sets).
+ * in the filter header (named lower-case, as the client names every header it sets). A deliberately invalid read
+ * says what it breaks (`breaks`, as a request's option; see `breaksOf` for generated ones).
  */
 export async function readPage(
   t: CaseContext,
   list: ListTarget,
   query: Readonly<Record<string, string | number>>,
   filter?: unknown,
+  breaks?: string,
 ): Promise<PageRead> {
   const header = filterHeader(t).toLowerCase();
   const text = typeof filter === "string" ? filter : JSON.stringify(filter);
@@ -99,6 +101,7 @@ export async function readPage(
     query,
     token: list.token,
     ...(filter !== undefined ? { headers: { [header]: text } } : {}),
+    ...(breaks !== undefined ? { breaks } : {}),
   });
   return { response, body: asPage(response) };
 }

@@ -106,19 +106,28 @@ export function unknownPath(operation: OperationInfo): string {
   });
 }
 
+/** What the probe's `[]` body breaks (a deliberately invalid request says so). */
+export const probeBodyBreaks =
+  "body: a JSON array where the request schema wants an object (refused, so harmless)";
+
 /**
  * A request to `operation` that cannot change anything on any target, whatever the token: unknown ids in the
- * path, and for an operation with a body a JSON array where an object is expected (refused as a bad request).
- * Undefined for a write with neither (it could act on something real).
+ * path, and for an operation with a body a JSON array where an object is expected (refused as a bad request; the
+ * probe says it breaks the schema: `breaks`). Undefined for a write with neither (it could act on something real).
  */
 export function harmlessProbe(
   operation: OperationInfo,
-): { method: string; path: string; json: unknown } | undefined {
+): { method: string; path: string; json: unknown; breaks: string | undefined } | undefined {
   const path = unknownPath(operation);
   const json = operation.requestBody ? [] : undefined;
   const acts = operation.method !== "get" && operation.method !== "head";
   if (acts && path === operation.pathTemplate && json === undefined) return undefined;
-  return { method: operation.method.toUpperCase(), path, json };
+  return {
+    method: operation.method.toUpperCase(),
+    path,
+    json,
+    breaks: json === undefined ? undefined : probeBodyBreaks,
+  };
 }
 
 /** Sends the harmless probe of `operation` with `token` (null: none); undefined when it has none. */
@@ -133,6 +142,7 @@ export function sendProbe(
   return t.api.request(probe.method, probe.path, {
     token,
     ...(probe.json !== undefined ? { json: probe.json } : {}),
+    ...(probe.breaks !== undefined ? { breaks: probe.breaks } : {}),
     ...options,
   });
 }

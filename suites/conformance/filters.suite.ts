@@ -18,6 +18,7 @@
 import fc from "fast-check";
 import {
   apiFacts,
+  breaksOf,
   type CaseContext,
   type CreateDelete,
   call,
@@ -81,7 +82,13 @@ async function refusal(
   list: ListTarget,
   generated: Generated<{ header: string }>,
 ): Promise<Verdict> {
-  const { response } = await readPage(t, list, { page: "1" }, generated.value.header);
+  const { response } = await readPage(
+    t,
+    list,
+    { page: "1" },
+    generated.value.header,
+    breaksOf(generated.meta),
+  );
   if (response.status !== 400) return `answered ${response.status}, not 400`;
   if (!isErrorBody(t, response)) return "400 without an error holding a reason";
   const [mutation] = mutationsOf(generated.meta);
@@ -440,7 +447,8 @@ export default defineSuite({
         for (const list of lists) {
           const first = await readPage(t, list, { page: "1", page_size: conventionsOf(t.spec).pageSize.min });
           const name = Object.keys(first.body?.data[0] ?? {})[0] ?? "id";
-          const { response } = await readPage(t, list, { page: "1" }, { [name]: "x" });
+          const breaks = `${filterHeader(t)}: ${name} is not a filterable field`;
+          const { response } = await readPage(t, list, { page: "1" }, { [name]: "x" }, breaks);
           const reason = apiFacts.cannotFilterOn(name);
           t.expect(
             `${list.operation.operationId} refuses a filter on ${name} with ${reason}`,

@@ -61,6 +61,7 @@ async function samples(t: CaseContext): Promise<Sample[]> {
     await sample(`${list.operationId} with page_size ${tooSmall} (400)`, pathOf(list), {
       token: null,
       query: { page_size: tooSmall },
+      breaks: `query.page_size: ${tooSmall} is below its minimum`,
     });
     const item = itemOf(t, list);
     if (item)

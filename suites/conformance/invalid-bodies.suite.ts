@@ -16,6 +16,7 @@ import fc from "fast-check";
 import {
   bodyFixturePort,
   bodyFixturesOf,
+  breaksOf,
   type CaseContext,
   call,
   defineSuite,
@@ -35,7 +36,6 @@ import {
   requestBodyInvalid,
   requestBodyValue,
   requireOperation,
-  sendBody,
   sendTo,
   type WriteTarget,
   written,
@@ -87,7 +87,10 @@ function invalidBodies(t: CaseContext, rules: 1 | "several") {
           ),
         }),
         predicate: async (generated) => {
-          const response = await sendBody(t, target, generated.value);
+          const response = await sendTo(t, target, {
+            json: generated.value,
+            breaks: breaksOf(generated.meta),
+          });
           const expectations = [refusedWith400(t, target, "an invalid body", response)];
           if (response.status !== 400) return expectations;
           const named = errorFields(t, response);
@@ -119,12 +122,13 @@ async function refuseRaw(
   what: string,
   contentType: string,
   body: (target: WriteTarget, index: number) => string,
+  breaks: string,
 ): Promise<void> {
   // Instance creation is rate-limited apart (10 per 30 s): those operations are left to the generated cases.
   const targets = bodyTargets(t).filter((target) => !costlyOperations.has(target.operation.operationId));
   for (const [index, target] of targets.entries()) {
     const headers = { "content-type": contentType };
-    const response = await sendTo(t, target, { body: body(target, index), headers });
+    const response = await sendTo(t, target, { body: body(target, index), headers, breaks });
     const expectation = refusedWith400(t, target, what, response);
     t.expect(expectation.name, expectation.ok, expectation);
   }
@@ -141,9 +145,12 @@ async function refusedBeyondSchema(
   params: readonly PathValue[],
   body: unknown,
   field: string,
+  breaks?: string,
 ): Promise<void> {
   const operation = requireOperation(t, operationId);
-  const response = await call(t, operationId, { params, json: body });
+  // Most rules beyond the schema are sent in schema-valid bodies; one the description also writes as a schema
+  // rule says so (`breaks`).
+  const response = await call(t, operationId, { params, json: body, ...(breaks ? { breaks } : {}) });
   if (isSuccess(response)) registerWritten(t, operation, written(t, { operation, params }, response));
   expectRefusal(t, name, response, field);
 }
@@ -174,6 +181,7 @@ export default defineSuite({
           "malformed JSON",
           "application/json",
           (_target, index) => malformed[index % malformed.length]!,
+          "body: not JSON (malformed)",
         ),
     },
     {
@@ -181,10 +189,15 @@ export default defineSuite({
       title: "A body sent as text/plain is refused with 400",
       // A body valid in every other way: only its content type is wrong.
       run: (t) =>
-        refuseRaw(t, "a text/plain body", "text/plain", (target) =>
-          JSON.stringify(
-            fc.sample(requestBodyValue(target.schema, target.constraints), { numRuns: 1, seed: t.seed })[0],
-          ),
+        refuseRaw(
+          t,
+          "a text/plain body",
+          "text/plain",
+          (target) =>
+            JSON.stringify(
+              fc.sample(requestBodyValue(target.schema, target.constraints), { numRuns: 1, seed: t.seed })[0],
+            ),
+          "content-type: text/plain, not among the request body's media types",
         ),
     },
     {
@@ -198,10 +211,12 @@ export default defineSuite({
           {
             name: "https with a certificate but no key",
             body: { port: 8444, protocol: "https", ssl_cert: certificate },
+            breaks: "ssl_key: absent where ssl_cert is present (the schema's dependentRequired)",
           },
         ];
-        for (const { name, body } of bodies) {
-          await refusedBeyondSchema(t, name, "createNodeBalancerConfig", [nodeBalancerId], body, "ssl_key");
+        for (const { name, body, breaks } of bodies) {
+          const operationId = "createNodeBalancerConfig";
+          await refusedBeyondSchema(t, name, operationId, [nodeBalancerId], body, "ssl_key", breaks);
         }
       },
     },
@@ -213,7 +228,8 @@ export default defineSuite({
         const body = { label: t.label("public-node"), address: "203.0.113.10:80" };
         const params = [nodeBalancerId, configId];
         const name = "a node at a public address";
-        await refusedBeyondSchema(t, name, "createNodeBalancerConfigNode", params, body, "address");
+        const breaks = "address: a public IPv4, outside the schema's pattern of private addresses";
+        await refusedBeyondSchema(t, name, "createNodeBalancerConfigNode", params, body, "address", breaks);
       },
     },
     {

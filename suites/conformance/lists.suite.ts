@@ -40,7 +40,10 @@ export default defineSuite({
         const { min, max } = conventionsOf(t.spec).pageSize;
         for (const operation of topLevelLists(t)) {
           for (const size of [min - 1, max + 1]) {
-            const response = await t.api.get(pathOf(operation), { query: { page_size: size } });
+            const response = await t.api.get(pathOf(operation), {
+              query: { page_size: size },
+              breaks: `query.page_size: ${size} is ${size < min ? "below its minimum" : "above its maximum"}`,
+            });
             const name = `${operation.operationId} page_size=${size}`;
             t.expect(`${name} answers 400`, response.status === 400, {
               expected: 400,

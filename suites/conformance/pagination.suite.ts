@@ -16,6 +16,7 @@
  */
 import fc from "fast-check";
 import {
+  breaksOf,
   type CaseContext,
   conventionsOf,
   defineSuite,
@@ -77,7 +78,7 @@ async function judgeEdge(
 ): Promise<Verdict> {
   const query = generated.value;
   const bounds = conventionsOf(t.spec).pageSize;
-  const read = await readPage(t, list, query as Record<string, string>);
+  const read = await readPage(t, list, query as Record<string, string>, undefined, breaksOf(generated.meta));
   const status = read.response.status;
   const asked = describeQuery(query);
   if (status === 400) {

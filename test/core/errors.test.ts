@@ -1,11 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, SpecInvalidError, SpecLoadError, ToolkitError } from "../../src/core/errors.ts";
+import {
+  ConfigError,
+  SpecInvalidError,
+  SpecLoadError,
+  SuiteRequestError,
+  ToolkitError,
+} from "../../src/core/errors.ts";
 
 describe("toolkit errors", () => {
   it.each([
     [new SpecLoadError("a.yaml", "no such file"), "SPEC_LOAD"],
     [new SpecInvalidError("a.yaml", [{ pointer: "/paths/~1x", message: "bad" }]), "SPEC_INVALID"],
     [new ConfigError("bad flag"), "CONFIG_INVALID"],
+    [
+      new SuiteRequestError(
+        { method: "GET", path: "/x", operationId: "getX" },
+        "parameter-schema",
+        "query.a",
+        "bad",
+      ),
+      "SUITE_REQUEST_INVALID",
+    ],
   ])("%s carries stable code %s and is recognised by brand", (error, code) => {
     expect(error.code).toBe(code);
     expect(ToolkitError.is(error)).toBe(true);
@@ -24,6 +39,19 @@ describe("toolkit errors", () => {
     ]);
     expect(error.message).toBe(
       "invalid API description api.yaml at /paths/~1a/get: must have responses (and 1 more)",
+    );
+  });
+
+  it("names the request, the rule and the field of a suite's request that breaks the description", () => {
+    const error = new SuiteRequestError(
+      { method: "POST", path: "/nodebalancers", operationId: "createNodeBalancer" },
+      "body-schema",
+      "region",
+      "must have required property 'region' (required)",
+    );
+    expect(error).toMatchObject({ operationId: "createNodeBalancer", rule: "body-schema", field: "region" });
+    expect(error.message).toMatch(
+      /^the suite's request POST \/nodebalancers \(createNodeBalancer\) does not follow the description, rule body-schema: region: must have required property 'region' \(required\); not sent/,
     );
   });
 });

@@ -183,6 +183,21 @@ describe("json reporter", () => {
     await expect(readFile(join(options.outputDir, jsonReportFile))).rejects.toThrow(/ENOENT/);
   });
 
+  it("keeps what a deliberately invalid request breaks, and nothing for the others", async () => {
+    const breaks = "body: a JSON array where the request schema wants an object";
+    let marked = false;
+    const events = failingRun().map((event) => {
+      if (event.type !== "case-finished" || marked || event.exchanges.length === 0) return event;
+      marked = true;
+      const [first, ...rest] = event.exchanges;
+      return { ...event, exchanges: [{ ...first!, request: { ...first!.request, breaks } }, ...rest] };
+    });
+    const { report: value, text } = await report(events);
+    expectValid(value);
+    expect(text.match(/"breaks"/g)).toHaveLength(1);
+    expect(text).toContain(JSON.stringify(breaks));
+  });
+
   it("the schema refuses a report that drifts from it", () => {
     expect(validate({ schemaVersion: "2.0.0" })).toBe(false);
   });

@@ -76,6 +76,29 @@ describe("a run against the embedded reference server", () => {
   });
 });
 
+describe("the suites' own requests", () => {
+  it("sends a valid request, errors a case whose unmarked request breaks the description (nothing sent), sends a marked one", async () => {
+    const { events } = await run({ suitePaths: [fixtures], suites: ["own-requests"] });
+    const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
+    expect(cases.map((event) => [event.caseId, event.status, event.exchangeCount])).toEqual([
+      ["valid", "passed", 1],
+      ["invalid-unmarked", "errored", 0],
+      ["invalid-marked", "passed", 1],
+    ]);
+    expect(cases[1]?.error).toEqual({
+      code: "SUITE_REQUEST_INVALID",
+      message: expect.stringMatching(
+        /GET \/regions \(getRegions\).*rule parameter-schema: query\.page_size: 24/,
+      ),
+    });
+    const exchanges = events.flatMap((event) => (event.type === "exchange" ? [event.exchange.request] : []));
+    expect(exchanges.map((request) => request.breaks)).toEqual([
+      undefined,
+      "query.page_size: 24 is below its minimum",
+    ]);
+  });
+});
+
 describe("case tags and logs", () => {
   it("skips a case whose own tag is excluded, saying why, and reports what a case logged", async () => {
     const { events } = await run({

@@ -7,6 +7,7 @@ import {
   pathFor,
   pathOf,
   plainRead,
+  probeBodyBreaks,
   publicRead,
   requireOperation,
   topLevelLists,
@@ -71,11 +72,13 @@ describe("operations by operationId", () => {
       method: "PUT",
       path: "/nodebalancers/987654321",
       json: [],
+      breaks: probeBodyBreaks,
     });
     expect(harmlessProbe(spec.operations.byId("getProfile")!)).toEqual({
       method: "GET",
       path: "/profile",
       json: undefined,
+      breaks: undefined,
     });
   });
 });
