@@ -23,6 +23,7 @@ export {
 // The description's operations and the API's conventions read from it.
 
 export { type ApiConventions, apiFacts, conventionsOf, type PageSizeBounds } from "./spec/conventions.ts";
+export { isWrittenInUtc, utcInstant } from "./spec/times.ts";
 export type { FilterableField, OperationInfo } from "./spec/types.ts";
 
 // The suite toolkit (src/toolkit/): operations by operationId, answers, properties, fixtures, waits, resources.
