@@ -24,6 +24,7 @@ export {
 
 export { type ApiConventions, apiFacts, conventionsOf, type PageSizeBounds } from "./spec/conventions.ts";
 export { headerNotDocumented } from "./spec/operations.ts";
+export { isWrittenInUtc, utcInstant } from "./spec/times.ts";
 export type { FilterableField, OperationInfo } from "./spec/types.ts";
 
 // The suite toolkit (src/toolkit/): operations by operationId, answers, properties, fixtures, waits, resources.

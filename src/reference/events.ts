@@ -43,7 +43,10 @@ export class ReferenceEvents {
   }
 }
 
-/** UTC date-time with an explicit zone, seconds precision (facts.md: times are UTC). */
+/**
+ * A time as the real service writes it (cloud-api-v4.md "General facts", the spec's `UtcDateTime`): UTC whatever
+ * the profile's timezone, seconds precision, `YYYY-MM-DDTHH:MM:SS` with no zone designator.
+ */
 export function isoSeconds(epochMs: number): string {
-  return `${new Date(epochMs).toISOString().slice(0, 19)}Z`;
+  return new Date(epochMs).toISOString().slice(0, 19);
 }

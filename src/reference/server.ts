@@ -17,7 +17,7 @@ import { defaultBehaviour } from "./behaviour.ts";
 import { computeTypes, regions } from "./catalogue.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { HandlerMap } from "./context.ts";
-import { ReferenceEvents } from "./events.ts";
+import { isoSeconds, ReferenceEvents } from "./events.ts";
 import { type Fault, resolveFaults } from "./faults/index.ts";
 import { handlers as cleanHandlers } from "./handlers/index.ts";
 import { NodeHealth } from "./health.ts";
@@ -98,7 +98,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     label: "conform-reference",
     scopes: "*",
     token,
-    created: new Date(clock.now()).toISOString(),
+    created: isoSeconds(clock.now()),
     expiresAt: null,
     kind: "personal",
   });

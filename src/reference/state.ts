@@ -171,6 +171,8 @@ export class ReferenceState {
   readonly regions: ReadonlyMap<string, RegionRecord>;
   readonly types: ReadonlyMap<string, ComputeTypeRecord>;
   readonly user: User;
+  /** What the profile holds beyond the user: its display timezone (`updateProfile` changes it). */
+  readonly profile = { timezone: "UTC" };
   readonly #next = { ...firstIds };
 
   constructor(

@@ -17,7 +17,7 @@ export interface MintedToken {
 }
 
 export type MintOutcome =
-  | { readonly ok: true; readonly minted: MintedToken }
+  | { readonly ok: true; readonly minted: MintedToken; readonly response: LiveResponse }
   | { readonly ok: false; readonly response: LiveResponse };
 
 /** Skips the case unless writes are allowed here, saying `why` it would write. */
@@ -48,6 +48,7 @@ export async function mintToken(
   t.cleanup(`personal access token ${body.id} (${scopes})`, pathOf(revoke, body.id));
   return {
     ok: true,
+    response,
     minted: {
       id: body.id,
       token: body.token,

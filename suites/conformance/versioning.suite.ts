@@ -5,9 +5,13 @@
  * - a deprecated operation answers 299 with a `warnings` array; a 202 answer carries `warnings`;
  * - every single-resource operation answers 404 `Not found` for unknown ids;
  * - methods a path does not support answer neither 2xx nor 5xx;
- * - plain `http://` to an HTTPS target is refused or redirected, never served.
- * Read-only but for two parts that need writes (a successful call of the deprecated operation, and writes to
- * unknown ids), which run on the embedded target or with --allow-writes and are skipped otherwise.
+ * - plain `http://` to an HTTPS target is refused or redirected, never served;
+ * - times stay UTC whatever the profile's `timezone` ("General facts"): with the profile set to another zone, a
+ *   new token's `created` is written in UTC (no designator, `Z` or `+00:00`) and is now, its `expiry` the instant
+ *   sent; the timezone is set back at the end.
+ * Read-only but for three parts that need writes (a successful call of the deprecated operation, writes to
+ * unknown ids, the profile's timezone), which run on the embedded target or with --allow-writes and are skipped
+ * otherwise.
  */
 import {
   apiFacts,
@@ -25,7 +29,9 @@ import {
   expectHeader,
   expectStatus,
   isSuccess,
+  isWrittenInUtc,
   type LiveResponse,
+  mintToken,
   type Operation,
   pathOf,
   plainRead,
@@ -36,6 +42,7 @@ import {
   requireWrites,
   topLevelLists,
   unknownPath,
+  utcInstant,
 } from "../../src/index.ts";
 
 const { notFoundReason } = apiFacts;
@@ -97,6 +104,67 @@ async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveRes
     params: [balancer, config],
     json: { label: t.label("alias-node"), address },
   });
+}
+
+/** How far a fresh `created` may be from this machine's clock (the target's clock may drift a little). */
+const clockSlackMs = 60_000;
+const day = 86_400_000;
+
+/**
+ * With the profile's timezone set to a zone far from UTC, mints a token (expiring in a day, sent as `...Z`) and
+ * judges the times of its answer: each written in UTC, `created` within a minute of now, `expiry` the instant
+ * sent. The timezone is set back whatever happens.
+ */
+async function timesUnderAnotherZone(t: CaseContext): Promise<void> {
+  requireOperation(t, "updateProfile");
+  requireOperation(t, "createPersonalAccessToken");
+  requireWrites(t, "setting the profile's timezone changes the account");
+  const profile = await call(t, "getProfile");
+  if (!expectStatus(t, "setup: read the profile", profile, 200)) return;
+  const original = (profile.json as { timezone?: unknown } | undefined)?.timezone;
+  if (typeof original !== "string") return t.skip("the profile shows no timezone to set back afterwards");
+  const scopes = profile.headers["x-oauth-scopes"];
+  if (!scopes)
+    return t.skip(
+      "the target does not say the run token's scopes (X-OAuth-Scopes): a new token's are unknowable",
+    );
+  const zone = original === "America/New_York" ? "Asia/Tokyo" : "America/New_York";
+  const set = await call(t, "updateProfile", { json: { timezone: zone } });
+  try {
+    if (!expectStatus(t, `setup: set the profile's timezone to ${zone}`, set, 200)) return;
+    const expiry = `${new Date(Date.now() + day).toISOString().slice(0, 19)}Z`;
+    const before = Date.now();
+    const outcome = await mintToken(t, "utc-times", scopes, expiry);
+    const after = Date.now();
+    if (!outcome.ok) {
+      expectStatus(t, "setup: create a personal access token", outcome.response, 200);
+      return;
+    }
+    const { response } = outcome;
+    const body = (response.json ?? {}) as { created?: unknown; expiry?: unknown };
+    const times: [string, unknown, number, number][] = [
+      ["created", body.created, before - clockSlackMs, after + clockSlackMs],
+      ["expiry", body.expiry, Date.parse(expiry), Date.parse(expiry)],
+    ];
+    for (const [field, value, earliest, latest] of times) {
+      const at = typeof value === "string" ? utcInstant(value) : undefined;
+      const utc =
+        typeof value === "string" &&
+        isWrittenInUtc(value) &&
+        at !== undefined &&
+        at >= earliest &&
+        at <= latest;
+      t.expect("a time written under a non-UTC profile is UTC", utc, {
+        message: `with the profile's timezone ${zone}, ${field} reads ${JSON.stringify(value)}`,
+        expected: `a UTC time (no designator, Z or +00:00) between ${new Date(earliest).toISOString()} and ${new Date(latest).toISOString()}`,
+        actual: value,
+        response,
+      });
+    }
+  } finally {
+    const restored = await call(t, "updateProfile", { json: { timezone: original } });
+    expectStatus(t, `cleanup: set the profile's timezone back to ${original}`, restored, 200);
+  }
 }
 
 type Recipe = (t: CaseContext, alias: Operation) => Promise<LiveResponse | undefined>;
@@ -255,6 +323,12 @@ export default defineSuite({
           }
         }
       },
+    },
+    {
+      id: "times-utc",
+      title: "Times stay UTC whatever the profile's timezone",
+      tags: ["writes"],
+      run: timesUnderAnotherZone,
     },
     {
       id: "plain-http-refused",

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../src/reference/clock.ts";
 import { type Fault, resolveFaults } from "../../src/reference/faults/index.ts";
+import { wallClockIn } from "../../src/reference/faults/profile-timezone-in-times.ts";
 import { ok } from "../../src/reference/http/reply.ts";
 import { startReference } from "../helpers/reference.ts";
 
@@ -64,5 +66,31 @@ describe("fault seams", () => {
 
   it("an unknown fault name is refused with the list of known ones", () => {
     expect(() => resolveFaults(["no-such-fault"])).toThrow(/unknown fault no-such-fault/);
+  });
+});
+
+const noon = new ManualClock(Date.UTC(2026, 0, 1, 12));
+const leaking = await startReference({ clock: noon, faults: ["profile-timezone-in-times"] });
+const utc = await startReference({ clock: noon });
+
+describe("profile-timezone-in-times", () => {
+  it.each([
+    ["2026-01-01T12:00:00", "America/New_York", "2026-01-01T07:00:00"],
+    ["2026-07-01T12:00:00", "America/New_York", "2026-07-01T08:00:00"],
+    ["2026-01-01T23:30:00", "Asia/Tokyo", "2026-01-02T08:30:00"],
+    ["2026-01-01T12:00:00", "UTC", "2026-01-01T12:00:00"],
+  ])("%s UTC on a %s wall clock is %s", (utc, zone, wall) => {
+    expect(wallClockIn(utc, zone)).toBe(wall);
+  });
+
+  it("writes times on the profile's wall clock once the timezone is not UTC; the clean server keeps UTC", async () => {
+    const createdOn = async (harness: typeof utc) =>
+      (await harness.call("POST", "/profile/tokens", { json: { label: "tz" } })).body.created;
+    expect(await createdOn(leaking)).toBe("2026-01-01T12:00:00");
+    for (const harness of [leaking, utc]) {
+      await harness.call("PUT", "/profile", { json: { timezone: "America/New_York" } });
+    }
+    expect(await createdOn(leaking)).toBe("2026-01-01T07:00:00");
+    expect(await createdOn(utc)).toBe("2026-01-01T12:00:00");
   });
 });

@@ -34,6 +34,37 @@ describe("profile", () => {
     });
   });
 
+  it.each([
+    ["a zone name", { timezone: "America/New_York" }, 200, "America/New_York"],
+    ["an alias", { timezone: "US/Eastern" }, 200, "US/Eastern"],
+    ["no field: nothing changes", {}, 200, "US/Eastern"],
+    ["an unknown zone", { timezone: "Mars/Olympus_Mons" }, 400, "US/Eastern"],
+    ["back to UTC", { timezone: "UTC" }, 200, "UTC"],
+  ])("updateProfile with %s answers %i, leaving timezone %s", async (_name, json, status, timezone) => {
+    const response = await harness.call("PUT", "/profile", { json });
+    expect(response.status, response.text).toBe(status);
+    if (status === 400) expect(response.body).toMatchObject({ errors: [{ field: "timezone" }] });
+    else expect(response.body.timezone).toBe(timezone);
+    expect((await harness.call("GET", "/profile")).body.timezone).toBe(timezone);
+  });
+
+  it("updateProfile needs account:read_write", async () => {
+    const token = (await createToken({ label: "ro-account", scopes: "account:read_only" })).token;
+    const response = await harness.call("PUT", "/profile", { token, json: { timezone: "Europe/Paris" } });
+    expect(response.status).toBe(403);
+    expect(response.headers["x-accepted-oauth-scopes"]).toBe("account:read_write");
+  });
+
+  it("writes times in UTC, to the second, without designator, whatever the profile's timezone", async () => {
+    await harness.call("PUT", "/profile", { json: { timezone: "Asia/Tokyo" } });
+    try {
+      const created = await harness.call("POST", "/profile/tokens", { json: { label: "tz" } });
+      expect(created.body.created).toBe(new Date(clock.now()).toISOString().slice(0, 19));
+    } finally {
+      await harness.call("PUT", "/profile", { json: { timezone: "UTC" } });
+    }
+  });
+
   it("needs account:read_only", async () => {
     const token = (await createToken({ label: "no-account", scopes: "computes:read_only" })).token;
     const response = await harness.call("GET", "/profile", { token });
@@ -80,10 +111,13 @@ describe("personal access tokens: create, list, delete", () => {
     expect(created.scopes).toBe("ips:read_write events:read_only");
   });
 
-  it("keeps an expiry in the future and shows it in UTC", async () => {
-    const expiry = new Date(clock.now() + 86_400_000).toISOString().replace(/\.\d+Z$/, "Z");
-    const created = await createToken({ label: "expiring", expiry });
-    expect(created.expiry).toBe(expiry);
+  it("keeps an expiry in the future and shows it in UTC, as the service writes times (no designator)", async () => {
+    const at = clock.now() + 86_400_000;
+    const utc = new Date(at).toISOString().slice(0, 19);
+    const offset = `${new Date(at + 2 * 3_600_000).toISOString().slice(0, 19)}+02:00`;
+    for (const expiry of [`${utc}Z`, `${utc}+00:00`, offset]) {
+      expect((await createToken({ label: "expiring", expiry })).expiry).toBe(utc);
+    }
   });
 
   it("revokes on delete: the token stops working with 401 Invalid Token", async () => {

@@ -34,12 +34,17 @@ describe("versioning suite", () => {
   it("passes on the clean reference; only the 202 case skips, as the spec documents no 202", async () => {
     const run = await runSuites({ suites: ["versioning"] });
     expectGreen(run, { "accepted-202": /the spec documents no 202 answer/ });
-    // The deprecated call needed a load balancer and an instance: both deleted at the end.
-    expect(run.finished.cleanup.deleted).toBe(2);
+    // The deprecated call needed a load balancer and an instance, the times case a token: all deleted at the end.
+    expect(run.finished.cleanup.deleted).toBe(3);
+    expect(cases(run).find((event) => event.caseId === "times-utc")?.status).toBe("passed");
   });
 
   it("claims the version faults", () => {
-    expect(faultsClaimedBy("versioning").sort()).toEqual(["spec-version-missing", "spec-version-wrong"]);
+    expect(faultsClaimedBy("versioning").sort()).toEqual([
+      "profile-timezone-in-times",
+      "spec-version-missing",
+      "spec-version-wrong",
+    ]);
   });
 
   it.concurrent.each(faultsClaimedBy("versioning"))("catches %s", async (faultId) => {

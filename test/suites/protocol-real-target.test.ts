@@ -33,6 +33,7 @@ describe("protocol suites against a target the run did not start", () => {
         "auth/oauth-clients",
         "rate-limits/limit-enforced",
         "versioning/deprecated-299",
+        "versioning/times-utc",
       ]),
     );
     for (const event of skipped.filter((entry) => entry.caseId !== "accepted-202")) {
@@ -43,6 +44,7 @@ describe("protocol suites against a target the run did not start", () => {
     expect(server.state.tokens.size).toBe(tokensBefore);
     expect(server.state.oauthClients.size).toBe(0);
     expect(server.state.nodeBalancers.size).toBe(0);
+    expect(server.state.profile.timezone).toBe("UTC");
   });
 
   it("with --allow-writes: the drive warns in its logs, then runs and passes; everything made is removed", async () => {

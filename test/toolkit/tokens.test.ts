@@ -40,6 +40,7 @@ describe("mintToken", () => {
       expect(outcome).toEqual({
         ok: true,
         minted: { id: 42, token: "a".repeat(64), scopes: "account:read_only", expiry: null },
+        response: liveResponse(minted),
       });
       expect(sentJson(fake)).toEqual([
         {

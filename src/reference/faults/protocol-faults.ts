@@ -4,6 +4,7 @@ import { contentTypeWrong } from "./content-type-wrong.ts";
 import { corsMissing } from "./cors-missing.ts";
 import { expiredTokenAccepted } from "./expired-token-accepted.ts";
 import { expiresInWrong } from "./expires-in-wrong.ts";
+import { profileTimezoneInTimes } from "./profile-timezone-in-times.ts";
 import { publicClientRefreshToken } from "./public-client-refresh-token.ts";
 import { rateLimitNotEnforced } from "./rate-limit-not-enforced.ts";
 import { rateLimitRemainingFrozen } from "./rate-limit-remaining-frozen.ts";
@@ -26,6 +27,7 @@ export const protocolFaults: readonly Fault[] = [
   rateLimitNotEnforced,
   specVersionMissing,
   specVersionWrong,
+  profileTimezoneInTimes,
   contentTypeWrong,
   corsMissing,
 ];

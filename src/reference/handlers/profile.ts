@@ -1,7 +1,9 @@
 /**
  * The profile and personal access tokens (`/profile`, `/profile/tokens`).
  *
- * - The profile is the seeded user's; `timezone` is `UTC`, `restricted` false, `uid` 1.
+ * - The profile is the seeded user's; `timezone` starts as `UTC`, `restricted` false, `uid` 1. `updateProfile`
+ *   changes the timezone (an IANA zone name, as `Intl` knows them; another is refused on field `timezone`). Times
+ *   stay UTC whatever it is (cloud-api-v4.md "General facts").
  * - A token string is 64 random hex characters. Only the create response shows it in full; the list shows
  *   `token` as its first 16 characters followed by `...` (so a leaked list cannot be replayed).
  * - The list holds personal tokens only (kind `personal`, expired ones included, with their `expiry`); tokens
@@ -26,12 +28,11 @@ import { bodyOf, has, intParam, listReply, timestamp } from "./shared.ts";
 export const shownTokenPrefix = 16;
 
 export function presentToken(record: TokenRecord, reveal = false): Record<string, unknown> {
-  const created = Date.parse(record.created);
   return {
     id: record.id,
     label: record.label,
     scopes: record.scopes,
-    created: Number.isNaN(created) ? record.created : isoSeconds(created),
+    created: record.created,
     expiry: record.expiresAt === null ? null : isoSeconds(record.expiresAt),
     token: reveal ? record.token : `${record.token.slice(0, shownTokenPrefix)}...`,
   };
@@ -124,24 +125,49 @@ function deleteToken(context: HandlerContext): Reply {
   return notFound();
 }
 
+/** Is `name` a time zone `Intl` knows (an IANA name or alias, such as `UTC` or `America/New_York`)? */
+export function isKnownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function presentProfile(context: HandlerContext): Reply {
+  const { user, profile } = context.state;
+  return ok({
+    uid: 1,
+    username: user.username,
+    email: user.email,
+    timezone: profile.timezone,
+    restricted: false,
+    two_factor_auth: false,
+    email_notifications: true,
+    ip_whitelist_enabled: false,
+    lish_auth_method: "password_keys",
+    authentication_type: "password",
+    authorized_keys: [],
+    verified_phone_number: null,
+  });
+}
+
+function updateProfile(context: HandlerContext): Reply {
+  const body = bodyOf(context);
+  if (has(body, "timezone")) {
+    const timezone = body.timezone;
+    if (typeof timezone !== "string" || !isKnownTimeZone(timezone)) {
+      return badRequest([fieldError("timezone", "timezone must be a known IANA time zone name")]);
+    }
+    context.state.profile.timezone = timezone;
+  }
+  return presentProfile(context);
+}
+
 export const profileHandlers: HandlerMap = {
-  getProfile: (context) => {
-    const { user } = context.state;
-    return ok({
-      uid: 1,
-      username: user.username,
-      email: user.email,
-      timezone: "UTC",
-      restricted: false,
-      two_factor_auth: false,
-      email_notifications: true,
-      ip_whitelist_enabled: false,
-      lish_auth_method: "password_keys",
-      authentication_type: "password",
-      authorized_keys: [],
-      verified_phone_number: null,
-    });
-  },
+  getProfile: presentProfile,
+  updateProfile,
   getPersonalAccessTokens: (context) =>
     listReply(
       context,

@@ -16,7 +16,7 @@ export function stringParam(context: HandlerContext, name: string): string {
   return String(context.params[name]);
 }
 
-/** The current time as the API writes it (UTC, with zone). */
+/** The current time as the API writes it (UTC, no zone designator: see `isoSeconds`). */
 export function timestamp(context: HandlerContext): string {
   return isoSeconds(context.clock.now());
 }

@@ -2,7 +2,7 @@
  * The resources the body suites write against, made through operations found by operationId: a load balancer
  * with one profile and one back-end node, a compute instance (not booted) with a private IPv4, an OAuth client,
  * plus what the target's catalogue offers (a region with load balancers and instances, the cheapest type) and
- * the scopes of the run's token. Each resource goes on the cleanup ledger (at its delete operation's path) right
+ * the scopes of the run's token and the profile's timezone. Each resource goes on the cleanup ledger (at its delete operation's path) right
  * after it is created. The first case of a body suite makes them; later cases read them with {@link bodyFixturesOf}.
  * @module
  */
@@ -29,6 +29,8 @@ export interface BodyFixtures {
   readonly clientId: string;
   /** The run token's scopes (a new token may not exceed them), from `X-OAuth-Scopes`. */
   readonly scopes: string | undefined;
+  /** The profile's timezone when the fixtures were made (a profile update writes it back unchanged). */
+  readonly timezone: string | undefined;
   /** Path parameter values by the description's names for them (`nodeBalancerId`, `address`, ...). */
   readonly pathValues: PathValues;
 }
@@ -82,7 +84,9 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     return made;
   };
 
-  const scopes = (await call(t, "getProfile")).headers["x-oauth-scopes"];
+  const profile = await call(t, "getProfile");
+  const scopes = profile.headers["x-oauth-scopes"];
+  const shownZone = (profile.json as { timezone?: unknown } | undefined)?.timezone;
   const region = await chooseRegion(t, ["balancers", "instances"]);
   const type = await chooseType(t);
 
@@ -149,6 +153,7 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     publicIp,
     clientId: String(client.id),
     scopes,
+    timezone: typeof shownZone === "string" ? shownZone : undefined,
     pathValues: values,
   };
   t.shared.set(fixturesKey, fixtures);

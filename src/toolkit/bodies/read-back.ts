@@ -7,7 +7,8 @@
  * - fields sent as `null` (null asks for the default, e.g. reverse DNS reset to the generated name);
  * - fields the read does not declare (`booted` is an instruction, not a field of the instance).
  * Lists of plain values compare as sets: neither the description nor facts.md promises order or repeats.
- * Date-times compare as instants (`...Z` and `+00:00` are the same time). A sub-list the write replaces (a
+ * Date-times compare as instants (`...Z` and `+00:00` are the same time, and a time without designator, as the API
+ * writes them, is UTC: `utcInstant`, never `Date.parse`, which reads it as local time). A sub-list the write replaces (a
  * rebuild's `nodes`) must show exactly the items sent, matched by label.
  * @module
  */
@@ -15,6 +16,7 @@ import type { BodySchema } from "../../generators/request-body.ts";
 import type { LiveResponse } from "../../runner/http-client.ts";
 import type { CaseContext } from "../../runner/suite-api.ts";
 import { conventionsOf } from "../../spec/conventions.ts";
+import { utcInstant } from "../../spec/times.ts";
 import type { WriteTarget } from "./write-targets.ts";
 import { declaredInRead, findInList, type Written } from "./written.ts";
 
@@ -86,7 +88,8 @@ function compare(
     typeof sent === "string" &&
     typeof read === "string"
   ) {
-    if (Date.parse(sent) !== Date.parse(read)) differences.push({ field, sent, read });
+    const [at, shown] = [utcInstant(sent), utcInstant(read)];
+    if (at === undefined || at !== shown) differences.push({ field, sent, read });
     return;
   }
   if (sent !== read) differences.push({ field, sent, read });

@@ -3,7 +3,8 @@
  * and an instance type that exist, labels not taken, a root password that passes the strength score, a node
  * address that is an instance's private IPv4, a profile port the load balancer does not use yet, a check interval
  * greater than the timeout, a health check path (a URL path) for `http` checks, PROXY protocol only with `tcp`, a
- * token's scopes within the creating token's, an expiry in the future.
+ * token's scopes within the creating token's, an expiry in the future, a profile's timezone as it was (a valid
+ * body must not leave the account's display timezone changed: the one the profile showed is written back).
  *
  * These are generator constraints keyed by operationId: the suites' own test design (what "valid" means on a
  * live target, what is left out and why), so they stay with the suites; the machinery that finds the write
@@ -175,6 +176,10 @@ function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFi
         },
       };
     }
+    case "updateProfile":
+      return fixtures.timezone === undefined
+        ? { unavailable: "the profile shows no timezone to write back unchanged" }
+        : { overrides: { "/timezone": fc.constant(fixtures.timezone) } };
     case "createOAuthClient":
     case "updateOAuthClient":
       return {

@@ -6,7 +6,7 @@ import { type Answer, fakeCase, type SentRequest, Skipped, specWith } from "../.
 /** A target that answers each operation the fixtures use, found by the request's method and path. */
 function target(spec: ApiSpec, refuse?: string) {
   const answers: Record<string, Answer> = {
-    getProfile: { status: 200, json: {}, headers: { "x-oauth-scopes": "*" } },
+    getProfile: { status: 200, json: { timezone: "US/Eastern" }, headers: { "x-oauth-scopes": "*" } },
     getRegions: {
       status: 200,
       json: {
@@ -61,6 +61,7 @@ describe("createBodyFixtures", () => {
       publicIp: "203.0.113.9",
       clientId: "client-1",
       scopes: "*",
+      timezone: "US/Eastern",
     });
     expect(fixtures.pathValues).toEqual({
       nodeBalancerId: 11,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type BodySchema,
   readBackDifferences,
@@ -32,6 +32,15 @@ const response = schema({
 });
 
 describe("readBackDifferences", () => {
+  // A machine whose local time is not UTC: a time without designator must still read as UTC.
+  const zone = process.env.TZ;
+  beforeAll(() => {
+    process.env.TZ = "America/New_York";
+  });
+  afterAll(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
   it.each<[string, Record<string, unknown>, Record<string, unknown>, string[]]>([
     ["equal", { label: "a" }, { label: "a", id: 1 }, []],
     ["changed", { label: "a" }, { label: "b" }, ["label"]],
@@ -48,6 +57,17 @@ describe("readBackDifferences", () => {
       [],
     ],
     ["another instant", { expiry: "2030-01-01T00:00:00Z" }, { expiry: "2030-01-01T00:00:01Z" }, ["expiry"]],
+    // The API writes times without designator, in UTC (Date.parse would read them as local time).
+    ["no designator is UTC", { expiry: "2030-01-01T05:00:00Z" }, { expiry: "2030-01-01T05:00:00" }, []],
+    ["+00:00 is UTC too", { expiry: "2030-01-01T05:00:00+00:00" }, { expiry: "2030-01-01T05:00:00" }, []],
+    ["an offset is honoured", { expiry: "2030-01-01T05:00:00+02:00" }, { expiry: "2030-01-01T03:00:00" }, []],
+    [
+      "a local time is not UTC",
+      { expiry: "2030-01-01T05:00:00Z" },
+      { expiry: "2030-01-01T00:00:00" },
+      ["expiry"],
+    ],
+    ["not a time at all", { expiry: "tomorrow" }, { expiry: "tomorrow" }, ["expiry"]],
     ["nested objects by field", { check: { path: "/a" } }, { check: { path: "/b" } }, ["check.path"]],
   ])("%s", (_name, sent, read, fields) => {
     const differences = readBackDifferences(sent, read, request, response);
