@@ -1,7 +1,8 @@
 /**
- * The API's conventions come from the loaded description: an edition that documents no `X-Spec-Version` does not
- * promise it, so a target leaving it off is not failed for it. The checks skip with the reason and the
- * versioning suite's header case is skipped, saying why; the bundled description still fails the same target.
+ * The API's conventions come from the loaded description: an edition that documents no `X-Spec-Version` (or no
+ * `X-Accepted-OAuth-Scopes`) does not promise it, so a target leaving it off is not failed for it. The checks skip
+ * with the reason, the suites' header assertions are logged as not judged and the versioning suite's header case is
+ * skipped, saying why; the bundled description still fails the same target.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +35,33 @@ const specVersionCase = (events: readonly { type: string }[]) =>
     (event): event is CaseFinished =>
       event.type === "case-finished" && (event as CaseFinished).caseId === "spec-version",
   );
+
+describe("a description that documents no X-Accepted-OAuth-Scopes", () => {
+  it("gets no header assertion of the auth suite failed on a target that sends none, each logged as not judged", async () => {
+    const run = await runSuites({
+      specPath: withoutHeader("X-Accepted-OAuth-Scopes"),
+      suites: ["auth"],
+      faults: ["accepted-scopes-header-missing"],
+    });
+    expect(run.failedChecks).toEqual(new Set());
+    expect(run.finished.exitCode).toBe(0);
+    const logs = run.events.flatMap((event) =>
+      event.type === "case-finished" ? ((event as CaseFinished).logs ?? []) : [],
+    );
+    expect(
+      logs.some((line) =>
+        /X-Accepted-OAuth-Scopes not judged: the 200 answer of \w+ documents no X-Accepted-OAuth-Scopes header/.test(
+          line,
+        ),
+      ),
+    ).toBe(true);
+  });
+
+  it("while the bundled description, which documents it, fails the same target", async () => {
+    const run = await runSuites({ suites: ["auth"], faults: ["accepted-scopes-header-missing"] });
+    expect(run.failedChecks).toContain("assert:X-Accepted-OAuth-Scopes names the needed scope");
+  });
+});
 
 describe("a description that documents no X-Spec-Version", () => {
   it("gets the header's check and case skipped with the reason, not failed, on a target that sends none", async () => {

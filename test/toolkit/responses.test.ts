@@ -4,10 +4,12 @@
  * message a failure carries).
  */
 import { describe, expect, it } from "vitest";
+import type { Exchange } from "../../src/core/exchange.ts";
 import {
   createdId,
   errorFields,
   errorReasons,
+  expectDocumentedHeader,
   expectHeader,
   expectRefusal,
   expectSame,
@@ -111,6 +113,32 @@ describe("expectHeader", () => {
         details: { message, expected: "unknown", actual: headers["x-oauth-scopes"], response },
       },
     ]);
+  });
+});
+
+describe("expectDocumentedHeader", () => {
+  /** An answer of `operationId` at `status`, carrying `scopes` as X-OAuth-Scopes when given. */
+  const answerOf = (operationId: string, status: number, scopes?: string) => ({
+    ...liveResponse({ status, json: {}, ...(scopes ? { headers: { "x-oauth-scopes": scopes } } : {}) }),
+    exchange: { operationId } as Exchange,
+  });
+  const own = (value?: string) => value === "*";
+
+  it.each([
+    ["documented and right", answerOf("getProfile", 200, "*"), [true], []],
+    ["documented and missing", answerOf("getProfile", 200), [false], []],
+    [
+      "an answer the operation does not document",
+      answerOf("getProfile", 418),
+      [],
+      ["getProfile documents no 418 answer"],
+    ],
+    ["no operation known: asserted as expectHeader does", answerOf("", 200), [false], []],
+  ])("%s", (_name, response, asserted, logged) => {
+    const fake = fakeCase(spec);
+    expectDocumentedHeader(fake.t, "scopes echoed", response, "X-OAuth-Scopes", own, { where: "here" });
+    expect(fake.expectations.map((entry) => entry.ok)).toEqual(asserted);
+    expect(fake.logs).toEqual(logged.map((why) => `here: X-OAuth-Scopes not judged: ${why}`));
   });
 });
 
