@@ -201,9 +201,24 @@ export async function readAll(
     const { status, text } = read.response;
     return `page ${read.page} at page_size ${pageSize} answered ${status}: ${text.slice(0, 200)}`;
   }
-  for (const { query, read: page } of read.answers) {
-    const broken = describeViolations(t, query, page.body!);
-    if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
+  return answerOf(t, read, pageSize, true);
+}
+
+/**
+ * The answer a walk read at `pageSize`; with `judgeEnvelopes`, a string instead when a page read breaks the
+ * envelope's invariants (naming the page and what broke).
+ */
+export function answerOf(
+  t: CaseContext,
+  read: Extract<Walk, { status: "read" }>,
+  pageSize: number,
+  judgeEnvelopes: boolean,
+): ListAnswer | string {
+  if (judgeEnvelopes) {
+    for (const { query, read: page } of read.answers) {
+      const broken = describeViolations(t, query, page.body!);
+      if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
+    }
   }
   const last = read.answers.at(-1)?.read.body;
   return {

@@ -13,7 +13,7 @@ import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import {
   allComplete,
-  describeViolations,
+  answerOf,
   type Item,
   itemKey,
   type ListAnswer,
@@ -33,20 +33,7 @@ export async function snapshot(t: CaseContext, list: ListTarget): Promise<ListAn
   const pageSize = conventionsOf(t.spec).pageSize.max;
   const read = await walk(t, list, { pageSize });
   if (read.status === "refused") return `answered ${read.response.status} to an unfiltered read`;
-  if (!read.complete) {
-    for (const { query, read: page } of read.answers) {
-      const broken = describeViolations(t, query, page.body!);
-      if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
-    }
-  }
-  const last = read.answers.at(-1)?.read.body;
-  return {
-    items: read.items,
-    pages: read.pages,
-    results: last?.results,
-    complete: read.complete,
-    listPages: typeof last?.pages === "number" ? last.pages : read.pages,
-  };
+  return answerOf(t, read, pageSize, !read.complete);
 }
 
 /** The latest unfiltered snapshot of one list: the "before" of its next judgement. */
