@@ -114,6 +114,8 @@ function makeClient(
   base: string,
   defaultToken: string | undefined,
 ): ApiClient {
+  // The description's filter header (`X-Filter` as described), named lower-case as every header set here.
+  const filterHeader = conventionsOf(deps.spec).filterHeader.toLowerCase();
   const request = (method: string, path: string, options: RequestOptions = {}): Promise<LiveResponse> => {
     const headers: Record<string, string> = { accept: "application/json", ...options.headers };
     const token = options.token === undefined ? defaultToken : options.token;
@@ -127,8 +129,7 @@ function makeClient(
       headers["content-type"] ??= "application/x-www-form-urlencoded";
     }
     if (options.filter !== undefined) {
-      // The description's filter header (`X-Filter` as described), named lower-case as every header set here.
-      headers[conventionsOf(deps.spec).filterHeader.toLowerCase()] =
+      headers[filterHeader] =
         typeof options.filter === "string" ? options.filter : JSON.stringify(options.filter);
     }
     const url = buildUrl(base, path, options.query);
@@ -158,7 +159,8 @@ function makeClient(
         retry: options.retry,
         pace: options.pace,
         signal: deps.signal,
-        ...(options.breaks === undefined ? {} : { breaks: options.breaks }),
+        // The same shape for every request (undefined on the valid ones): no spread on the request's path.
+        breaks: options.breaks,
       },
       (exchange) => recorder.onExchange(exchange),
     );
