@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isWrittenInUtc, utcInstant } from "../../src/spec/times.ts";
+import { inLocalTimeZone } from "../helpers/local-time-zone.ts";
 
 const fifth = Date.UTC(2018, 0, 2, 3, 4, 5);
 
 describe("utcInstant", () => {
   // A machine whose local time is not UTC: `Date.parse` would read a time without designator as local time.
-  const zone = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = "America/New_York";
-  });
-  afterAll(() => {
-    if (zone === undefined) delete process.env.TZ;
-    else process.env.TZ = zone;
-  });
+  inLocalTimeZone();
   it.each<[string, number | undefined]>([
     ["2018-01-02T03:04:05", fifth],
     ["2018-01-02T03:04:05.250", fifth + 250],

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type BodySchema,
   readBackDifferences,
@@ -9,6 +9,7 @@ import {
   writtenDifferences,
 } from "../../../src/index.ts";
 import { fakeCase, specWith } from "../../helpers/fake-case.ts";
+import { inLocalTimeZone } from "../../helpers/local-time-zone.ts";
 
 const schema = (properties: Record<string, Partial<BodySchema>>): BodySchema =>
   ({ pointer: "", types: ["object"], properties }) as BodySchema;
@@ -33,14 +34,7 @@ const response = schema({
 
 describe("readBackDifferences", () => {
   // A machine whose local time is not UTC: a time without designator must still read as UTC.
-  const zone = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = "America/New_York";
-  });
-  afterAll(() => {
-    if (zone === undefined) delete process.env.TZ;
-    else process.env.TZ = zone;
-  });
+  inLocalTimeZone();
   it.each<[string, Record<string, unknown>, Record<string, unknown>, string[]]>([
     ["equal", { label: "a" }, { label: "a", id: 1 }, []],
     ["changed", { label: "a" }, { label: "b" }, ["label"]],
