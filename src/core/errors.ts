@@ -4,6 +4,7 @@
  * that scripts and tests may match on; messages may change, codes may not.
  * @module
  */
+import { type HandledSignal, signalExitCodes } from "./exit-codes.ts";
 
 export type ToolkitErrorCode =
   | "SPEC_LOAD"
@@ -92,6 +93,23 @@ export class TargetUnreachableError extends ToolkitError {
 export class NothingRanError extends ToolkitError {
   constructor(message: string) {
     super("NOTHING_RAN", message);
+  }
+}
+
+/**
+ * The run was interrupted by a signal: the reason its abort signal carries, so whoever reads the signal (the engine,
+ * for the exit code) knows which one.
+ */
+export class RunInterrupted extends ToolkitError {
+  readonly signal: HandledSignal;
+  constructor(signal: HandledSignal) {
+    super("INTERRUPTED", `the run was interrupted (${signal})`);
+    this.signal = signal;
+  }
+
+  /** 130 for SIGINT, 143 for SIGTERM. */
+  get exitCode(): number {
+    return signalExitCodes[this.signal];
   }
 }
 

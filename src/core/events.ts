@@ -8,13 +8,18 @@ import type { CheckResult } from "./result.ts";
 
 export type SuiteTag = "read-only" | "writes" | "costly" | "slow" | (string & {});
 
-export type CaseStatus = "passed" | "failed" | "skipped" | "errored";
+/**
+ * `interrupted`: the case was running when the run was interrupted (SIGINT, SIGTERM). It is neither a failure nor
+ * an error: what it judged before the signal is kept, nothing after it is.
+ */
+export type CaseStatus = "passed" | "failed" | "skipped" | "errored" | "interrupted";
 
 export interface Counts {
   readonly passed: number;
   readonly failed: number;
   readonly skipped: number;
   readonly errored: number;
+  readonly interrupted: number;
 }
 
 export interface PlannedSuite {

@@ -24,6 +24,7 @@ const suiteMark: Record<SuiteStatus, { mark: string; style: Style }> = {
   skipped: { mark: "-", style: "yellow" },
   "not-run": { mark: "-", style: "gray" },
   incomplete: { mark: "■", style: "yellow" },
+  interrupted: { mark: "■", style: "yellow" },
 };
 
 export interface ConsoleReporterInternals extends ConsoleReporterOptions {
@@ -89,12 +90,14 @@ export function createConsoleReporter(
     failed: number;
     skipped: number;
     errored: number;
+    interrupted: number;
   }): string => {
     const parts: string[] = [];
     if (counts.failed) parts.push(paint("red", `${counts.failed} failed`));
     if (counts.errored) parts.push(paint("red", `${counts.errored} errored`));
     parts.push(`${counts.passed} passed`);
     if (counts.skipped) parts.push(paint("yellow", `${counts.skipped} skipped`));
+    if (counts.interrupted) parts.push(paint("yellow", `${counts.interrupted} interrupted`));
     return parts.join(", ");
   };
 
@@ -132,9 +135,12 @@ export function createConsoleReporter(
         paint("gray", `… and ${failures.length - maxFailures} more failures: see the HTML or JSON report`),
       );
     }
+    const interrupted = record.allCases().filter((one) => one.status === "interrupted");
     const open = record.openCases;
+    if (interrupted.length + open.length > 0) print("");
+    for (const one of interrupted)
+      print(`${paint("yellow", "■")} interrupted: ${terminalSafe(`${one.suiteId} › ${one.title}`, true)}`);
     if (open.length > 0) {
-      print("");
       for (const one of open) {
         print(`${paint("yellow", "■")} unfinished: ${terminalSafe(`${one.suiteId} › ${one.title}`, true)}`);
       }
@@ -156,7 +162,7 @@ export function createConsoleReporter(
       status === "passed"
         ? paint(["green", "bold"], "✓ PASSED")
         : status === "interrupted"
-          ? paint(["yellow", "bold"], record.complete ? "■ INTERRUPTED" : "■ STOPPED before the run finished")
+          ? paint(["yellow", "bold"], record.ended ? "■ INTERRUPTED" : "■ STOPPED before the run finished")
           : paint(["red", "bold"], status === "errored" ? "✗ ERRORED" : "✗ FAILED");
     const latency = record.latency.summary();
     const facts = [

@@ -32,7 +32,7 @@ h3{font-size:15px;margin:12px 0 6px}h4{font-size:13px;margin:10px 0 4px;color:va
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;word-break:break-all}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}.card{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px 14px;min-width:110px}.card b{display:block;font-size:20px}.card.failed b,.card.errored b{color:var(--failed)}.card.passed b{color:var(--passed)}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:16px}figure{margin:0;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}figcaption{font-weight:600;margin-bottom:4px}
-svg text{font-size:11px;fill:var(--fg)}svg text.count{fill:var(--muted)}svg .passed{fill:var(--passed)}svg .failed{fill:var(--failed)}svg .errored{fill:var(--errored)}svg .skipped{fill:var(--skipped)}.latency-bar rect{fill:#0969da}svg .axis{stroke:var(--line)}
+svg text{font-size:11px;fill:var(--fg)}svg text.count{fill:var(--muted)}svg .passed{fill:var(--passed)}svg .failed{fill:var(--failed)}svg .errored{fill:var(--errored)}svg .skipped{fill:var(--skipped)}svg .interrupted{fill:var(--unfinished)}.latency-bar rect{fill:#0969da}svg .axis{stroke:var(--line)}
 .filters{display:flex;gap:8px;align-items:center;margin:8px 0}.filters input{flex:1;max-width:420px;padding:5px 8px;border:1px solid var(--line);border-radius:6px}.filters select{padding:5px;border:1px solid var(--line);border-radius:6px}#filter-count{color:var(--muted)}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}th{background:var(--panel)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 tr.suite-row td{background:#eef1f4;font-weight:600}tr.case-row td:nth-child(2){padding-left:20px}.msg{color:var(--muted);word-break:break-word}
@@ -233,7 +233,7 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
 <main>
 <header>
 <h1>${title} ${statusBadge(status)}</h1>
-${record.complete ? html`` : html`<p class="incomplete"><b>The run stopped before it finished: this report holds what it reported until then.</b></p>`}
+${record.ended ? html`` : html`<p class="incomplete"><b>The run stopped before it finished: this report holds what it reported until then.</b></p>`}
 <dl class="meta" id="summary">
 <dt>run</dt><dd id="run-id">${started.runId}</dd>
 <dt>target</dt><dd>${started.target.baseUrl}${started.target.embedded ? " (embedded reference server)" : ""}</dd>
@@ -249,6 +249,7 @@ ${record.complete ? html`` : html`<p class="incomplete"><b>The run stopped befor
 <div class="card failed"><b>${counts.failed}</b>failed</div>
 <div class="card errored"><b>${counts.errored}</b>errored</div>
 <div class="card skipped"><b>${counts.skipped}</b>skipped</div>
+${counts.interrupted > 0 ? html`<div class="card interrupted"><b>${counts.interrupted}</b>interrupted</div>` : html``}
 <div class="card"><b>${record.exchanges}</b>exchanges</div>
 <div class="card"><b>${record.rateLimited}</b>429 answers (${record.retries} retries)</div>
 <div class="card"><b>${percent} %</b>operations covered</div>
@@ -263,7 +264,7 @@ ${record.complete ? html`` : html`<p class="incomplete"><b>The run stopped befor
 <div class="filters">
 <input id="filter-text" type="search" placeholder="Filter by suite, case or message" aria-label="Filter cases">
 <select id="filter-status" aria-label="Status">
-<option value="all">all statuses</option><option value="failed">failed</option><option value="errored">errored</option><option value="skipped">skipped</option><option value="passed">passed</option><option value="unfinished">unfinished</option>
+<option value="all">all statuses</option><option value="failed">failed</option><option value="errored">errored</option><option value="skipped">skipped</option><option value="passed">passed</option><option value="interrupted">interrupted</option><option value="unfinished">unfinished</option>
 </select>
 <span id="filter-count"></span>
 </div>

@@ -56,6 +56,8 @@ export interface ReporterGroup {
    * Rejects with the first reporter's failure (an AggregateError when several failed). Returns the mirror's path.
    */
   close(): Promise<string | undefined>;
+  /** The process exits at once: reporters that can write synchronously do (report.json); answers the paths. */
+  abandon(): string[];
 }
 
 /** Calls the reporter's hook for this event, if it has one. */
@@ -80,6 +82,17 @@ export function createReporterGroup(
       }
       // Synchronous hooks (the common case, 20k+ exchange events a second) cost no promise.
       if (pending.length > 0) return Promise.all(pending).then(() => undefined);
+    },
+    abandon() {
+      const written: string[] = [];
+      for (const reporter of reporters) {
+        try {
+          written.push(...(reporter.abandon?.() ?? []));
+        } catch {
+          // Exiting anyway: a report that cannot be written is not worth a crash in the last moment.
+        }
+      }
+      return written;
     },
     close() {
       closed ??= (async () => {

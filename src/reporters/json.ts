@@ -16,11 +16,11 @@ import {
   type SuiteStatus,
   totalOf,
 } from "./_internals/run-record.ts";
-import { writeReportFile } from "./output.ts";
+import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "1.0.0";
+export const reportSchemaVersion = "2.0.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -28,6 +28,7 @@ export interface JsonCounts {
   readonly failed: number;
   readonly skipped: number;
   readonly errored: number;
+  readonly interrupted: number;
   readonly total: number;
 }
 
@@ -98,7 +99,11 @@ export interface JsonReport {
   readonly schemaVersion: string;
   readonly runId: string;
   readonly status: RunStatus;
-  /** False when the run stopped before the engine said it finished (crash, kill): what is here is all there is. */
+  /**
+   * True when every planned case ran to its end. False for an interrupted run (SIGINT, SIGTERM: its counts,
+   * `interrupted` cases and cleanup are here) and for one that stopped before the engine said it finished (crash,
+   * kill, a second signal: then `cleanup` and `exitCode` are null, and what is here is all there is).
+   */
   readonly complete: boolean;
   readonly exitCode: number | null;
   readonly startedAt: string;
@@ -143,6 +148,7 @@ function withTotal(counts: Omit<JsonCounts, "total">): JsonCounts {
     failed: counts.failed,
     skipped: counts.skipped,
     errored: counts.errored,
+    interrupted: counts.interrupted,
     total: totalOf(counts),
   };
 }
@@ -319,6 +325,12 @@ export function createJsonReporter(options: ReporterOptions, _own: JsonReporterO
       // Nothing ran (the engine failed before `run-started`): no report rather than an empty one.
       if (!record.started) return;
       await writeReportFile(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started));
+    },
+    abandon() {
+      if (!record.started) return [];
+      return [
+        writeReportFileSync(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started)),
+      ];
     },
   };
 }

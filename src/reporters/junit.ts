@@ -64,6 +64,9 @@ function testcase(suiteId: string, name: string, event: CaseFinished, insecure: 
     }
     case "errored":
       return `${head}>\n      <error${attributes({ message, type: event.error?.code ?? "ERROR" })}>${escapeXml(body)}</error>\n    </testcase>`;
+    case "interrupted":
+      // Neither a failure nor an error: JUnit has no such outcome, and a skip with the reason is the honest one.
+      return `${head}>\n      <skipped${attributes({ message: "interrupted: the run was stopped (SIGINT or SIGTERM) while this case ran" })}/>\n    </testcase>`;
   }
 }
 
@@ -115,7 +118,7 @@ function testsuite(
     tally.tests += 1;
     if (event.status === "failed") tally.failures += 1;
     else if (event.status === "errored") tally.errors += 1;
-    else if (event.status === "skipped") tally.skipped += 1;
+    else if (event.status === "skipped" || event.status === "interrupted") tally.skipped += 1;
     cases.push(testcase(suite.id, names.get(event.caseId) ?? event.title, event, insecure));
   }
   for (const one of unfinished) {

@@ -33,13 +33,13 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
   const lines: string[] = [];
   const verdict = status === "passed" ? "passed" : status === "interrupted" ? "was interrupted" : status;
   lines.push(
-    `### ${statusMark[status]} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${duration}`,
+    `### ${statusMark[status]} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${counts.interrupted > 0 ? `, ${counts.interrupted} interrupted` : ""}${duration}`,
   );
   lines.push("");
   lines.push(
     `Target ${codeSpan(started.target.baseUrl)}${started.target.embedded ? " (embedded reference)" : ""} · spec ${codeSpan(started.spec.version)} · seed ${codeSpan(String(started.seed))} · run ${codeSpan(started.runId)}`,
   );
-  if (!record.complete)
+  if (!record.ended)
     lines.push("", "**The run stopped before it finished: this summary holds what it reported until then.**");
   lines.push("");
   lines.push("| | Suite | Passed | Failed | Errored | Skipped | Time |");
@@ -62,6 +62,13 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
     }
     if (failures.length > maxFailures)
       lines.push(`- … and ${failures.length - maxFailures} more: see the HTML or JSON report`);
+  }
+  const interrupted = record.allCases().filter((one) => one.status === "interrupted");
+  if (interrupted.length > 0) {
+    lines.push(
+      "",
+      `**Interrupted (${interrupted.length})**: ${interrupted.map((one) => `${codeSpan(one.suiteId)} › ${escapeMarkdown(one.title)}`).join(", ")}`,
+    );
   }
   const open = record.openCases;
   if (open.length > 0) {

@@ -5,6 +5,7 @@
  * run's reporter survives next to this run's).
  * @module
  */
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { cp, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
@@ -55,6 +56,19 @@ export async function writeReportFile(
 }
 
 /** `<reportDir>/latest` for a run directory `<reportDir>/<runId>`. */
+/**
+ * The same, synchronously: for a process about to exit at once (a second signal), where no promise will settle.
+ * Written whole to a temporary file, then renamed.
+ */
+export function writeReportFileSync(outputDir: string, name: string, content: Iterable<string>): string {
+  mkdirSync(outputDir, { recursive: true });
+  const path = join(outputDir, name);
+  const temporary = temporaryName(path);
+  writeFileSync(temporary, [...content].join(""));
+  renameSync(temporary, path);
+  return path;
+}
+
 export function latestDirOf(outputDir: string): string {
   return join(dirname(resolve(outputDir)), latestDirName);
 }

@@ -29,6 +29,11 @@ export interface Reporter extends ReporterHooks {
   /** File names this reporter writes into `outputDir` (empty for console output). */
   readonly files: readonly string[];
   close?(): Promise<void>;
+  /**
+   * The process is about to exit at once (a second signal): write what can be written now, synchronously, and
+   * answer the paths written. Only the canonical record does (`report.json`); the others are left unwritten.
+   */
+  abandon?(): readonly string[];
 }
 
 /** Options every reporter receives from the engine. */

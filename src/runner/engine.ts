@@ -6,6 +6,7 @@
  * @module
  */
 import type { CheckDefinition } from "../checks/types.ts";
+import { RunInterrupted } from "../core/errors.ts";
 import type { CaseStatus, Counts, PlannedSuite, RunFinished } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
@@ -44,6 +45,8 @@ export interface EngineInput {
   readonly signal: AbortSignal;
   readonly toolVersion: string;
   readonly hooks?: SuiteHooks;
+  /** The run's cleanup ledger, when the caller wants to read what is left (a second signal); else the engine's own. */
+  readonly ledger?: CleanupLedger;
 }
 
 /** The suites' options: the config's, with the target's known login where the config names none. */
@@ -68,11 +71,13 @@ const emptyCounts = (): { -readonly [K in keyof Counts]: number } => ({
   failed: 0,
   skipped: 0,
   errored: 0,
+  interrupted: 0,
 });
 
 function worstStatus(counts: Counts): CaseStatus {
   if (counts.errored > 0) return "errored";
   if (counts.failed > 0) return "failed";
+  if (counts.interrupted > 0) return "interrupted";
   if (counts.passed > 0) return "passed";
   return "skipped";
 }
@@ -90,9 +95,17 @@ async function eachLimited<T>(
   await Promise.all(workers);
 }
 
-/** How a run ends: interrupted, a failure, nothing that passed (a green report of nothing must not pass a gate). */
-function verdictOf(totals: Counts, interrupted: boolean): Pick<RunFinished, "status" | "exitCode"> {
-  if (interrupted) return { status: "interrupted", exitCode: ExitCode.interrupted };
+/**
+ * How a run ends: interrupted (130 for SIGINT, 143 for SIGTERM: the signal's {@link RunInterrupted} is the abort
+ * reason; any other abort counts as SIGINT), a failure, nothing that passed (a green report of nothing must not
+ * pass a gate).
+ */
+function verdictOf(totals: Counts, signal: AbortSignal): Pick<RunFinished, "status" | "exitCode"> {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    const exitCode = reason instanceof RunInterrupted ? reason.exitCode : ExitCode.interrupted;
+    return { status: "interrupted", exitCode };
+  }
   if (totals.failed + totals.errored > 0) return { status: "failed", exitCode: ExitCode.checkFailed };
   if (totals.passed === 0) return { status: "errored", exitCode: ExitCode.toolkitError };
   return { status: "passed", exitCode: ExitCode.ok };
@@ -118,7 +131,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     secrets,
     matchOperation: operationMatcher(spec, target),
   });
-  const ledger = new CleanupLedger();
+  const ledger = input.ledger ?? new CleanupLedger();
   const judge = new ExchangeJudge(spec, input.checks);
   const deps: CaseRunDeps = {
     spec,
@@ -217,7 +230,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     runId: input.runId,
     finishedAt: new Date().toISOString(),
     durationMs: performance.now() - started,
-    ...verdictOf(totals, signal.aborted),
+    ...verdictOf(totals, signal),
     counts: totals,
     exchanges: judge.exchanges,
     coverage: judge.coverage(),

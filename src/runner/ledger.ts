@@ -19,6 +19,8 @@ export interface CleanupOutcome {
 
 export class CleanupLedger {
   readonly #entries: LedgerEntry[] = [];
+  /** Entries whose DELETE failed: still on the target. */
+  readonly #undeleted: LedgerEntry[] = [];
 
   record(entry: LedgerEntry): void {
     this.#entries.push(entry);
@@ -28,20 +30,33 @@ export class CleanupLedger {
     return this.#entries.length;
   }
 
+  /**
+   * What is still on the target as far as the ledger knows: entries not deleted yet (one whose DELETE is in flight
+   * included) and those whose DELETE failed. Read when a second signal stops the run before cleanup ends.
+   */
+  left(): readonly LedgerEntry[] {
+    return [...this.#undeleted, ...this.#entries];
+  }
+
   /** Deletes everything recorded, newest first; `remove` answers the HTTP status of the DELETE. */
   async drain(remove: (deletePath: string) => Promise<number>): Promise<CleanupOutcome> {
     let deleted = 0;
     const failed: string[] = [];
     while (this.#entries.length > 0) {
-      const entry = this.#entries.pop()!;
+      // Popped only once its DELETE is over: until then it is what `left()` names.
+      const entry = this.#entries.at(-1)!;
+      let problem: string | undefined;
       try {
         const status = await remove(entry.deletePath);
         if (status < 300 || status === 404) deleted += 1;
-        else failed.push(`${entry.description} (DELETE ${entry.deletePath} answered ${status})`);
+        else problem = `${entry.description} (DELETE ${entry.deletePath} answered ${status})`;
       } catch (error) {
-        failed.push(
-          `${entry.description} (DELETE ${entry.deletePath} failed: ${(error as Error)?.message ?? error})`,
-        );
+        problem = `${entry.description} (DELETE ${entry.deletePath} failed: ${(error as Error)?.message ?? error})`;
+      }
+      this.#entries.pop();
+      if (problem !== undefined) {
+        failed.push(problem);
+        this.#undeleted.push(entry);
       }
     }
     return { deleted, failed };

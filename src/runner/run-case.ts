@@ -2,7 +2,10 @@
  * Running one case: its context (clients, assertions, skip, labels, cleanup ledger, secrets, hooks), every
  * exchange judged as it happens, and what the case left: status, the results worth reporting, the exchanges
  * they point at, the reproduction and logs. A case that throws is errored (transport failures with their code);
- * `t.skip()` ends it skipped with its reason.
+ * `t.skip()` ends it skipped with its reason. A case running when the run is interrupted ends `interrupted`, never
+ * failed, errored or skipped: what it judged before the signal is kept; after it, its own assertions are not
+ * recorded (they would judge the interruption: an abandoned request, a wait cut short), its error and skip are
+ * dropped and it gives no reproduction, while the checks still judge any answer that came.
  * @module
  */
 import { ToolkitError } from "../core/errors.ts";
@@ -43,6 +46,8 @@ export async function runCase(
   // Passes are counted, not announced: an event for each would be most of the stream (every check on every
   // exchange) and no listener needs them one by one (case-finished carries the count).
   const record = (result: CheckResult, exchange: Exchange | undefined) => {
+    // An exchange the interruption abandoned has no answer to judge: its "no response" skip says nothing.
+    if (deps.signal.aborted && exchange?.response === undefined && exchange?.error) return;
     tally.add(result, exchange);
     if (result.outcome.status !== "passed")
       bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
@@ -58,6 +63,7 @@ export async function runCase(
       deps.judge.judge(exchange, tally, record);
     },
     assert(result, exchange) {
+      if (deps.signal.aborted) return;
       assertions += 1;
       record(result, exchange);
     },
@@ -74,6 +80,7 @@ export async function runCase(
     else if (ToolkitError.is(thrown)) error = { code: thrown.code, message: secrets.scrub(thrown.message) };
     else error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
   }
+  if (deps.signal.aborted) return interruptedCase(started, exchangeCount, tally, recorder.logs, error);
   // No case passes without judging: one that asserted nothing (a list too large to read, say) is skipped, saying so.
   if (!error && !skipReason && !tally.failed && assertions === 0) skipReason = nothingJudged;
   const status: CaseStatus = error ? "errored" : tally.failed ? "failed" : skipReason ? "skipped" : "passed";
@@ -88,6 +95,27 @@ export async function runCase(
     ...(error ? { error } : {}),
     ...(recorder.reproduction ? { reproduction: recorder.reproduction } : {}),
     ...(recorder.logs.length > 0 ? { logs: recorder.logs } : {}),
+  };
+}
+
+/** A case the run was interrupted in: what it judged before the signal, and its logs (what it was doing). */
+function interruptedCase(
+  started: number,
+  exchangeCount: number,
+  tally: CaseTally,
+  logs: readonly string[],
+  error: CaseFinished["error"],
+): CaseOutcome {
+  // The error a case ends with after the signal is the interruption's doing (an abandoned request): logged, not kept.
+  const allLogs = error ? [...logs, `ended by the interruption with ${error.code}: ${error.message}`] : logs;
+  return {
+    status: "interrupted",
+    durationMs: performance.now() - started,
+    results: tally.notable,
+    passedChecks: tally.passed,
+    exchanges: tally.exchanges,
+    exchangeCount,
+    ...(allLogs.length > 0 ? { logs: allLogs } : {}),
   };
 }
 

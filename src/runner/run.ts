@@ -13,6 +13,7 @@ import type { RunConfig } from "./config.ts";
 import { discoverSuites } from "./discovery.ts";
 import { runEngine } from "./engine.ts";
 import { EventBus, type RunListener } from "./event-bus.ts";
+import type { CleanupLedger } from "./ledger.ts";
 import { selectSuites } from "./selection.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
@@ -20,8 +21,13 @@ import { startTarget } from "./target.ts";
 export interface RunOptions {
   readonly runId: string;
   readonly listeners: readonly RunListener[];
-  /** Aborts the run (Ctrl-C): cases stop, cleanup still runs, the exit code is 130. */
+  /**
+   * Aborts the run (SIGINT, SIGTERM): cases in flight end `interrupted`, cleanup still runs, the exit code is 130
+   * (143 when the abort reason is the RunInterrupted of a SIGTERM).
+   */
   readonly signal: AbortSignal;
+  /** The cleanup ledger the run records what it creates on (to read what is left if the process must quit early). */
+  readonly ledger?: CleanupLedger;
   readonly toolVersion: string;
   /** Functions for the suites: progress of generated properties, a login driver. */
   readonly hooks?: SuiteHooks;
@@ -74,6 +80,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
       signal: options.signal,
       toolVersion: options.toolVersion,
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.ledger ? { ledger: options.ledger } : {}),
     });
     await bus.flush();
     return finished;

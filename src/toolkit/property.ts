@@ -8,7 +8,8 @@
  * - passing, each distinct expectation it checked is recorded once as passed (a verdict: `property: <name>`);
  * - falsified, the expectations of the final, shrunk counterexample are recorded (each pointing at its own
  *   exchange) and the case's reproduction: the seed, fast-check's path, the counterexample and the command that
- *   replays it. The first falsified property of a case gives the reproduction; later ones are logged.
+ *   replays it. The first falsified property of a case gives the reproduction; later ones are logged;
+ * - interrupted (the run's signal), nothing: the case ends skipped by the property and `interrupted` by the engine.
  * @module
  */
 import fc from "fast-check";
@@ -133,13 +134,15 @@ export class PropertyRunner {
       },
     );
     progress?.(options.name, numRuns, numRuns);
+    // Interrupted: nothing of the property is judged, neither a pass nor a counterexample (the failure fast-check
+    // saw may be the abandoned request itself); the case ends `interrupted`.
+    if (t.signal.aborted) return t.skip(`the run was interrupted during ${options.name}: not judged`);
     if (!details.failed && checked.size > 0) {
       for (const expectation of checked.values())
         t.expect(expectation.name, true, expectation.response ? { response: expectation.response } : {});
       return { passed: true, judged: true, runs: details.numRuns };
     }
     if (thrown && !last) throw thrown.error;
-    if (!last && t.signal.aborted) return t.skip(`the run was interrupted before ${options.name} was judged`);
     if (!last) {
       // Every value was skipped (fc.pre, each with its reason in the log): nothing was judged, so nothing is
       // recorded, neither a pass nor a failure. A case left with no assertion at all is skipped by the engine.

@@ -124,12 +124,20 @@ describe("console reporter", () => {
     expect(stripVTControlCharacters(capture.text)).toMatch(/\d\/5 cases/);
   });
 
-  it("an interrupted run lists the unfinished case and what cleanup left behind", async () => {
+  it("an interrupted run lists the interrupted case and what cleanup left behind", async () => {
     const text = await output(interruptedRun());
-    expect(text).toContain("■ unfinished: workflows › the instance boots");
+    expect(text).toContain("■ workflows  Instance lifecycle  2 passed, 1 interrupted");
+    expect(text).toContain("■ interrupted: workflows › the instance boots");
+    expect(text).not.toContain("unfinished");
     expect(text).toContain("cleanup left 1 resource(s) behind (conform cleanup removes them):");
     expect(text).toContain("  linode/instances/123 (conform-ab12-web): 500 on DELETE");
-    expect(text.trimEnd().split("\n").at(-1)).toMatch(/^■ INTERRUPTED {2}2 passed \(2 cases\)/);
+    expect(text.trimEnd().split("\n").at(-1)).toMatch(
+      /^■ INTERRUPTED {2}2 passed, 1 skipped, 1 interrupted \(4 cases\)/,
+    );
+  });
+
+  it("a run that stopped in a case lists it as unfinished", async () => {
+    expect(await output(crashedRun())).toContain("■ unfinished: workflows › the instance boots");
   });
 
   it("a run that never finished still ends with a summary (on close)", async () => {

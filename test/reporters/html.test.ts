@@ -188,15 +188,25 @@ describe("html reporter in Chromium", () => {
     }
   });
 
-  it("an interrupted run shows its unfinished case; an all-green run says there are no failures", async () => {
-    const stopped = await open(interruptedRun());
+  it("an interrupted run shows its interrupted case, a stopped one its unfinished case; an all-green run says there are no failures", async () => {
+    const interrupted = await open(interruptedRun());
     try {
-      expect(await stopped.page.locator("h1 .badge").textContent()).toBe("interrupted");
+      expect(await interrupted.page.locator("h1 .badge").textContent()).toBe("interrupted");
+      expect(await interrupted.page.locator(".card.interrupted").textContent()).toBe("1interrupted");
+      await interrupted.page.locator("#filter-status").selectOption("interrupted");
+      expect(await interrupted.page.locator("tr.case-row:not(.hidden)").allTextContents()).toEqual([
+        expect.stringContaining("the instance boots"),
+      ]);
+      expect(await interrupted.page.locator("#notes").textContent()).toContain("linode/instances/123");
+    } finally {
+      await interrupted.page.close();
+    }
+    const stopped = await open(crashedRun());
+    try {
       await stopped.page.locator("#filter-status").selectOption("unfinished");
       expect(await stopped.page.locator("tr.case-row:not(.hidden)").allTextContents()).toEqual([
         expect.stringContaining("the instance boots"),
       ]);
-      expect(await stopped.page.locator("#notes").textContent()).toContain("linode/instances/123");
     } finally {
       await stopped.page.close();
     }

@@ -146,15 +146,31 @@ describe("json reporter", () => {
     expect(caseLines.length).toBeGreaterThanOrEqual(6);
   });
 
-  it("an interrupted run keeps its unfinished case, not-run suites and cleanup leftovers", async () => {
+  it("an interrupted run is not complete, and keeps its interrupted case, counts and cleanup leftovers", async () => {
     const { report: value } = await report(interruptedRun());
     expect(value).toMatchObject({
       status: "interrupted",
-      complete: true,
+      complete: false,
       exitCode: 130,
-      unfinishedCases: [{ suiteId: "workflows", caseId: "boot", title: "the instance boots" }],
+      counts: { passed: 2, failed: 0, skipped: 1, errored: 0, interrupted: 1, total: 4 },
+      unfinishedCases: [],
       cleanup: { deleted: 0, failed: ["linode/instances/123 (conform-ab12-web): 500 on DELETE"] },
     });
+    expect(value.suites.map((suite) => [suite.id, suite.status, suite.plannedCases])).toEqual([
+      ["workflows", "interrupted", 4],
+      ["pagination", "skipped", 2],
+    ]);
+    const boot = value.suites[0]?.cases.find((one) => one.id === "boot");
+    expect(boot).toMatchObject({ status: "interrupted", passedChecks: 3 });
+    expect(boot).not.toHaveProperty("reproduction");
+    expect(boot).not.toHaveProperty("error");
+  });
+
+  it("a run that stopped in a case keeps it as unfinished, not-run suites too", async () => {
+    const { report: value } = await report(crashedRun());
+    expect(value.unfinishedCases).toEqual([
+      { suiteId: "workflows", caseId: "boot", title: "the instance boots" },
+    ]);
     expect(value.suites.map((suite) => [suite.id, suite.status, suite.plannedCases])).toEqual([
       ["workflows", "incomplete", 4],
       ["pagination", "not-run", 2],

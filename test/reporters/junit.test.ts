@@ -148,8 +148,22 @@ describe("junit reporter", () => {
     expect(xml).not.toMatch(/[\u0000\u0007\u001b\uFFFF]/);
   });
 
-  it("cases the run was interrupted in are errors; suites that never started are left out", async () => {
+  it("a case the run was interrupted in is skipped, saying so (neither a failure nor an error)", async () => {
     const xml = await junit(interruptedRun());
+    expect(elements(xml, "error")).toHaveLength(0);
+    expect(elements(xml, "skipped").map((one) => one.attributes.message)).toEqual([
+      expect.stringMatching(/^interrupted: /),
+      "the run was interrupted",
+    ]);
+    expect(elements(xml, "testsuites")[0]?.attributes).toMatchObject({
+      tests: "4",
+      errors: "0",
+      failures: "0",
+    });
+  });
+
+  it("cases a stopped run was in are errors; suites that never started are left out", async () => {
+    const xml = await junit(crashedRun());
     expect(elements(xml, "testsuite").map((suite) => suite.attributes.name)).toEqual(["workflows"]);
     const interrupted = elements(xml, "error");
     expect(interrupted).toHaveLength(1);

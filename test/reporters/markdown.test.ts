@@ -72,10 +72,15 @@ describe("markdown reporter", () => {
   it("says so when a run was interrupted or never finished", async () => {
     const interrupted = await summary(interruptedRun());
     expect(interrupted.split("\n")[0]).toMatch(/^### ⏹️ conform was interrupted/);
-    expect(interrupted).toContain("**Unfinished (1)**: `workflows` › the instance boots");
+    expect(interrupted.split("\n")[0]).toContain("2 passed, 1 skipped, 1 interrupted");
+    expect(interrupted).toContain("**Interrupted (1)**: `workflows` › the instance boots");
+    expect(interrupted).not.toContain("Unfinished");
+    expect(interrupted).not.toContain("The run stopped before it finished");
     expect(interrupted).toContain("**Cleanup left 1 resource(s) behind**");
-    expect(tableRows(interrupted).map((row) => row[6])).toEqual(["230 ms", "not run"]);
+    expect(tableRows(interrupted).map((row) => row[0])).toEqual(["⏹️", "⏭️"]);
     const crashed = await summary(crashedRun());
     expect(crashed).toContain("The run stopped before it finished");
+    expect(crashed).toContain("**Unfinished (1)**: `workflows` › the instance boots");
+    expect(tableRows(crashed).map((row) => row[6])).toEqual(["230 ms", "not run"]);
   });
 });

@@ -7,13 +7,15 @@ import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import type { RunFinished } from "../../core/events.ts";
-import { ExitCode } from "../../core/exit-codes.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
+import { LabelMaker } from "../../runner/labels.ts";
+import { CleanupLedger } from "../../runner/ledger.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { type RunOptions, runConformance } from "../../runner/run.ts";
 import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
+import { handleInterruptions } from "../interruption.ts";
 import { listOption, newRunId, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
@@ -246,8 +248,9 @@ export function colorFromEnv(env: NodeJS.ProcessEnv): { color?: boolean } {
 }
 
 /**
- * Runs with the reporters the config names and Ctrl-C handled (a first Ctrl-C interrupts and cleans up, a second
- * quits at once); answers the exit code. `conform run` and `conform fuzz` share it.
+ * Runs with the reporters the config names and SIGINT and SIGTERM handled (`../interruption.ts`: a first signal
+ * interrupts and cleans up, exit 130 or 143; a second quits at once, saying what is left); answers the exit code.
+ * `conform run` and `conform fuzz` share it.
  */
 export async function runWithReporters(
   config: RunConfig,
@@ -263,26 +266,37 @@ export async function runWithReporters(
     ...colorFromEnv(process.env),
   });
   const controller = new AbortController();
-  const interrupt = () => {
-    process.stderr.write(
-      "\nconform: interrupted; cleaning up what the run created (Ctrl-C again to force quit)\n",
-    );
-    controller.abort();
-    process.once("SIGINT", () => process.exit(ExitCode.interrupted));
-  };
-  process.once("SIGINT", interrupt);
+  const ledger = new CleanupLedger();
+  const stopHandling = handleInterruptions({
+    controller,
+    left: {
+      baseUrl: config.baseUrl,
+      prefix: new LabelMaker(config.labelPrefix, runId).stem,
+      caFile: config.caFile,
+      insecure: config.insecure,
+    },
+    entries: () => ledger.left(),
+    reporters,
+    write: (text) => process.stderr.write(text),
+    exit: (code) => process.exit(code),
+  });
   try {
     const finished = await start({
       runId,
       listeners: [(event) => reporters.emit(event)],
       signal: controller.signal,
+      ledger,
       toolVersion,
       ...(hooks ? { hooks } : {}),
     });
     return finished.exitCode;
   } finally {
-    process.off("SIGINT", interrupt);
-    await reporters.close();
+    try {
+      await reporters.close();
+    } finally {
+      // Only now: a second signal while the reports are written still quits at once with what it can write.
+      stopHandling();
+    }
   }
 }
 

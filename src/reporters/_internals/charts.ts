@@ -13,6 +13,7 @@ const segments: readonly { key: keyof Counts; label: string; className: string }
   { key: "failed", label: "failed", className: "failed" },
   { key: "errored", label: "errored", className: "errored" },
   { key: "skipped", label: "skipped", className: "skipped" },
+  { key: "interrupted", label: "interrupted", className: "interrupted" },
 ];
 
 const round = (value: number): number => Math.round(value * 10) / 10;
@@ -27,7 +28,9 @@ export function suiteResultsChart(
   const height = Math.max(1, suites.length) * rowHeight + 30;
   const max = Math.max(
     1,
-    ...suites.map(({ counts }) => counts.passed + counts.failed + counts.errored + counts.skipped),
+    ...suites.map(
+      ({ counts }) => counts.passed + counts.failed + counts.errored + counts.skipped + counts.interrupted,
+    ),
   );
   const rows = suites.map(({ id, counts }, index) => {
     const y = index * rowHeight + 4;
@@ -40,7 +43,7 @@ export function suiteResultsChart(
       x += w;
       return bar;
     });
-    const total = counts.passed + counts.failed + counts.errored + counts.skipped;
+    const total = counts.passed + counts.failed + counts.errored + counts.skipped + counts.interrupted;
     const label = id.length > 28 ? `${id.slice(0, 27)}…` : id;
     return html`<g class="suite-bar"><text x="${labelWidth - 8}" y="${y + rowHeight / 2}" text-anchor="end">${label}</text>${bars}<text x="${round(x) + 6}" y="${y + rowHeight / 2}" class="count">${total}</text></g>`;
   });

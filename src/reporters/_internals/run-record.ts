@@ -35,7 +35,7 @@ export interface SuiteRecord {
 
 export type RunStatus = RunFinished["status"];
 
-const zeroCounts: Counts = Object.freeze({ passed: 0, failed: 0, skipped: 0, errored: 0 });
+const zeroCounts: Counts = Object.freeze({ passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 });
 
 export function countCases(cases: readonly { readonly status: CaseStatus }[]): Counts {
   const counts = { ...zeroCounts };
@@ -44,7 +44,7 @@ export function countCases(cases: readonly { readonly status: CaseStatus }[]): C
 }
 
 export function totalOf(counts: Counts): number {
-  return counts.passed + counts.failed + counts.skipped + counts.errored;
+  return counts.passed + counts.failed + counts.skipped + counts.errored + counts.interrupted;
 }
 
 export class RunRecord {
@@ -141,8 +141,17 @@ export class RunRecord {
     return [...this.#openCases.values()];
   }
 
-  get complete(): boolean {
+  /** The engine said the run finished (cleanup done, counts final), interrupted or not. */
+  get ended(): boolean {
     return this.finished !== undefined;
+  }
+
+  /**
+   * Every planned case ran to its end: the run ended and was not interrupted. False for an interrupted run (which
+   * still holds its counts and cleanup) and for a run that stopped before it ended (crash, kill, a second signal).
+   */
+  get complete(): boolean {
+    return this.finished !== undefined && this.finished.status !== "interrupted";
   }
 
   /** The run's status; a run that never said it finished was interrupted. */
