@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunInterrupted } from "../../src/core/errors.ts";
 import type { CaseFinished, RunEvent } from "../../src/core/events.ts";
 import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
 import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
@@ -16,12 +17,12 @@ function config(overrides: Partial<RunConfig>): RunConfig {
   return { ...runConfigDefaults, specPath: bundledSpecPath, seed: 7, reporters: [], ...overrides };
 }
 
-async function run(overrides: Partial<RunConfig>) {
+async function run(overrides: Partial<RunConfig>, controller = new AbortController()) {
   const events: RunEvent[] = [];
   const finished = await runConformance(config(overrides), {
     runId: "20261123T000000Z-test",
     listeners: [(event) => void events.push(event)],
-    signal: new AbortController().signal,
+    signal: controller.signal,
     toolVersion: "test",
   });
   return { finished, events };
@@ -74,6 +75,46 @@ describe("a run against the embedded reference server", () => {
     expect(text).toContain("[REDACTED]");
     expect(text).not.toMatch(/Bearer [0-9a-f]{64}/);
   });
+});
+
+describe("an interrupted run", () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s in a property: the case is interrupted (nothing falsified, no reproduction), the rest skipped, cleanup done, exit %i",
+    async (signal, exitCode) => {
+      const controller = new AbortController();
+      const interrupt = () => controller.abort(new RunInterrupted(signal));
+      const { finished, events } = await run(
+        { suitePaths: [fixtures], suites: ["interrupted-property"], suiteOptions: { interrupt } },
+        controller,
+      );
+      const cases = events.filter((event): event is CaseFinished => event.type === "case-finished");
+      expect(cases.map((event) => [event.caseId, event.status, event.skipReason])).toEqual([
+        ["property", "interrupted", undefined],
+        ["after", "skipped", "the run was interrupted"],
+      ]);
+      const [interrupted] = cases;
+      expect(interrupted?.reproduction).toBeUndefined();
+      expect(interrupted?.error).toBeUndefined();
+      expect(interrupted?.results.filter((result) => result.outcome.status === "failed")).toEqual([]);
+      // What it judged before the signal is kept: the creation's assertion and the checks on its answers.
+      expect(interrupted?.passedChecks).toBeGreaterThan(1);
+      expect(events.some((event) => event.type === "check" && event.result.outcome.status === "failed")).toBe(
+        false,
+      );
+      expect(finished).toMatchObject({
+        status: "interrupted",
+        exitCode,
+        counts: { passed: 0, failed: 0, errored: 0, skipped: 1, interrupted: 1 },
+        cleanup: { deleted: 1, failed: [] },
+      });
+      expect(events.find((event) => event.type === "suite-finished")).toMatchObject({
+        status: "interrupted",
+      });
+    },
+  );
 });
 
 describe("the suites' own requests", () => {

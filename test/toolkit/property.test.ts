@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PropertyRunner, propertySeed } from "../../src/toolkit/property.ts";
-import { fakeCase, liveResponse, specWith } from "../helpers/fake-case.ts";
+import { fakeCase, liveResponse, Skipped, specWith } from "../helpers/fake-case.ts";
 
 const spec = await specWith();
 
@@ -20,6 +20,39 @@ describe("property runner", () => {
     expect(fake.reproduction).toBeUndefined();
     expect(progress.at(-1)).toEqual(["small numbers are small", 5, 5]);
   });
+
+  it.each([
+    ["a failing verdict", async () => "no answer: the request was abandoned"],
+    [
+      "a thrown transport error",
+      async () => {
+        throw new Error("GET /regions: the run was interrupted (SIGTERM) (INTERRUPTED)");
+      },
+    ],
+  ])(
+    "interrupted mid-run with %s: nothing falsified, no reproduction, the case skips",
+    async (_name, after) => {
+      const controller = new AbortController();
+      const fake = fakeCase(spec, undefined, { signal: controller.signal });
+      let evaluations = 0;
+      const checking = new PropertyRunner(fake.t, "things").check({
+        name: "interrupted",
+        arbitrary: fc.nat(),
+        defaultRuns: 10,
+        predicate: async () => {
+          evaluations += 1;
+          if (evaluations < 3) return true;
+          controller.abort();
+          return after();
+        },
+      });
+      await expect(checking).rejects.toThrow(Skipped);
+      expect(evaluations).toBe(3);
+      expect(fake.expectations).toEqual([]);
+      expect(fake.reproduction).toBeUndefined();
+      expect(fake.logs.join("\n")).not.toMatch(/falsified/);
+    },
+  );
 
   it("a falsified verdict property records the shrunk counterexample and the replay line", async () => {
     const fake = fakeCase(spec, undefined, { propertyRuns: 40 });
