@@ -36,6 +36,22 @@ describe("cleanup ledger", () => {
       "instance web (DELETE /compute/instances/9 answered 500)",
     ]);
   });
+
+  it("says what is left while it drains: the entry being deleted until its DELETE is over, and failed ones", async () => {
+    const ledger = new CleanupLedger();
+    ledger.record({ description: "instance", deletePath: "/compute/instances/9" });
+    ledger.record({ description: "load balancer", deletePath: "/nodebalancers/1" });
+    const seen: string[][] = [];
+    await ledger.drain(async (path) => {
+      seen.push(ledger.left().map((entry) => entry.deletePath));
+      return path.includes("instances") ? 200 : 500;
+    });
+    expect(seen).toEqual([
+      ["/compute/instances/9", "/nodebalancers/1"],
+      ["/nodebalancers/1", "/compute/instances/9"],
+    ]);
+    expect(ledger.left()).toEqual([{ description: "load balancer", deletePath: "/nodebalancers/1" }]);
+  });
 });
 
 describe("labels of created resources", () => {
