@@ -46,7 +46,7 @@ describe("conform run", () => {
 
   it.each([
     [["run", "--rate-limit", "fast"], /--rate-limit fast/],
-    [["run", "--concurrency", "0"], /--concurrency must be a positive integer/],
+    [["run", "--concurrency", "0"], /--concurrency 0: give an integer of at least 1/],
     [["run", "--token", "x", "--token-env", "Y"], /not both/],
     [["run", "--suite", "no-such-suite", "--reporter", "json"], /unknown suite no-such-suite/],
     [["run", "--reporter", "pdf"], /unknown reporter pdf/],
