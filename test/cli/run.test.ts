@@ -113,6 +113,24 @@ describe("conform run against a real target, with secrets", () => {
     expect(server.state.nodeBalancers.size).toBe(0);
   });
 
+  it("refuses a base URL with the wrong path (exit 2), saying what it tried and what came back", async () => {
+    const result = await cli([
+      "run",
+      "--base-url",
+      server.baseUrl.replace(/\/v4$/, "/v3"),
+      "--token",
+      server.token,
+      "--reporter",
+      "json",
+      "--report-dir",
+      mkdtempSync(join(tmpdir(), "conform-v3-")),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /does not answer like this API: GET http:\/\/127\.0\.0\.1:\d+\/v3\/regions .* answered 404 .*\[TARGET_NOT_THIS_API\]/,
+    );
+  });
+
   it("refuses a writing suite without --allow-writes (exit 2)", async () => {
     const result = await cli([
       "run",
