@@ -40,3 +40,61 @@ export function readConfigFile(path: string): Record<string, unknown> {
     throw new ConfigError(`config file ${path} is not valid: ${(error as Error).message}`);
   }
 }
+
+/** What a numeric option accepts: an integer or any finite number, from `min` (or above it) up to `max`. */
+export interface NumberRule {
+  readonly integer: boolean;
+  readonly min: number;
+  /** True when `min` itself is refused (a time scale above 0). */
+  readonly above?: boolean;
+  readonly max?: number;
+}
+
+/** The largest timer yargs' numbers may ask for: Node's timers hold 2^31 - 1 ms (about 24.8 days). */
+export const maxTimerMs = 2 ** 31 - 1;
+
+/** The rules of the numeric options, by option name; commands pick theirs. */
+export const numberRules = Object.freeze({
+  /** A seed replays the same values: an integer fast-check takes as it is (32 bits). */
+  seed: { integer: true, min: 0, max: 2 ** 32 - 1 },
+  concurrency: { integer: true, min: 1 },
+  timeout: { integer: true, min: 1, max: maxTimerMs },
+  "max-failures": { integer: true, min: 0 },
+  runs: { integer: true, min: 1 },
+  port: { integer: true, min: 0, max: 65_535 },
+  "time-scale": { integer: false, min: 0, above: true },
+} satisfies Record<string, NumberRule>);
+
+function accepted(rule: NumberRule): string {
+  const kind = rule.integer ? "an integer" : "a number";
+  if (rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+  return `${kind} ${rule.above ? "above" : "of at least"} ${rule.min}`;
+}
+
+/**
+ * What is wrong with one numeric option's value, in one line naming the option; undefined when it keeps its rule
+ * or was not given. yargs turns a non-number (`--seed abc`) into NaN, so the text given is no longer known.
+ */
+export function numberProblem(option: string, value: unknown, rule: NumberRule): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || Number.isNaN(value))
+    return `--${option} is not a number: give ${accepted(rule)}`;
+  const fits =
+    Number.isFinite(value) &&
+    (!rule.integer || Number.isInteger(value)) &&
+    (rule.above ? value > rule.min : value >= rule.min) &&
+    (rule.max === undefined || value <= rule.max);
+  return fits ? undefined : `--${option} ${value}: give ${accepted(rule)}`;
+}
+
+/** Throws a ConfigError (exit 2) for the first of `options` (named in `numberRules`) whose value breaks its rule. */
+export function checkNumbers(
+  args: Readonly<Record<string, unknown>>,
+  options: readonly (keyof typeof numberRules)[],
+): true {
+  for (const option of options) {
+    const problem = numberProblem(option, args[option], numberRules[option]);
+    if (problem) throw new ConfigError(problem);
+  }
+  return true;
+}

@@ -12,6 +12,7 @@ export type ToolkitErrorCode =
   | "SPEC_UNSUPPORTED"
   | "CONFIG_INVALID"
   | "TARGET_UNREACHABLE"
+  | "TARGET_NOT_THIS_API"
   | "TRANSPORT_TIMEOUT"
   | "RESPONSE_TOO_LARGE"
   | "SUITE_LOAD"
@@ -86,6 +87,16 @@ export class SuiteLoadError extends ToolkitError {
 export class TargetUnreachableError extends ToolkitError {
   constructor(message: string, options?: { cause?: unknown }) {
     super("TARGET_UNREACHABLE", message, options);
+  }
+}
+
+/**
+ * The target answers, but not like the described API (the preflight: its public list is not found, not JSON, or
+ * not a list): most often a base URL with the wrong path. Judging it would give a failure for every request.
+ */
+export class TargetMismatchError extends ToolkitError {
+  constructor(message: string) {
+    super("TARGET_NOT_THIS_API", message);
   }
 }
 

@@ -9,7 +9,7 @@ import { BoundedMemo } from "./bounded-memo.ts";
 
 export const redactedPlaceholder = "[REDACTED]";
 
-/** Body keys whose values are always secret. */
+/** Keys whose values are always secret: in JSON bodies, forms and URL parameters. */
 const secretKeys = new Set([
   "authorization",
   "access_token",
@@ -20,13 +20,25 @@ const secretKeys = new Set([
   "password",
   "ssl_key",
   "token",
-  "code",
 ]);
+
+/**
+ * Parameters secret only where OAuth carries them, in forms and URLs: the authorization code of the redirect's
+ * query and of the token request's form (RFC 6749 §4.1.2, §4.1.3). In a JSON body `code` is an ordinary field
+ * (an error's code, a region's country code) and stays readable.
+ */
+const secretParameters = new Set([...secretKeys, "code"]);
 
 const secretHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
+/** True for a JSON body's key whose value is secret. */
 export function isSecretKey(key: string): boolean {
   return secretKeys.has(key.toLowerCase());
+}
+
+/** True for a form field or URL parameter whose value is secret (the JSON keys and OAuth's `code`). */
+export function isSecretParameter(key: string): boolean {
+  return secretParameters.has(key.toLowerCase());
 }
 
 /** Key names seen in bodies, and whether each is secret: a body repeats its names, lower-casing each costs. */
@@ -109,7 +121,7 @@ export function redactForm(text: string): string {
   const params = new URLSearchParams(text);
   let changed = false;
   for (const key of [...params.keys()]) {
-    if (isSecretKey(key)) {
+    if (isSecretParameter(key)) {
       params.set(key, redactedPlaceholder);
       changed = true;
     }
@@ -118,7 +130,7 @@ export function redactForm(text: string): string {
 }
 
 /** Could a URL carry a secret parameter? (False means it surely does not: no secret key name, nothing encoded.) */
-const mayHoldSecretParameter = new RegExp(`%|${[...secretKeys].join("|")}`, "i");
+const mayHoldSecretParameter = new RegExp(`%|${[...secretParameters].join("|")}`, "i");
 
 export function redactUrl(url: string): string {
   // Every recorded request passes here: most URLs name no secret key, and parsing them would change nothing.
@@ -130,7 +142,7 @@ export function redactUrl(url: string): string {
   return `${parsed.origin}${parsed.pathname}${query}${hash}`;
 }
 
-/** Adds the values of secret keys found in a parsed JSON value or form to the run's known secrets. */
+/** Adds the values of secret keys found in a parsed JSON value to the run's known secrets. */
 export function collectSecrets(value: unknown, into: SecretValues): void {
   if (Array.isArray(value)) {
     for (const item of value) collectSecrets(item, into);
@@ -141,6 +153,11 @@ export function collectSecrets(value: unknown, into: SecretValues): void {
     if (isSecretKey(key) && typeof entry === "string") into.add(entry);
     else collectSecrets(entry, into);
   }
+}
+
+/** Adds the values of a form's secret parameters (`code` included) to the run's known secrets. */
+export function collectFormSecrets(text: string, into: SecretValues): void {
+  for (const [key, value] of new URLSearchParams(text)) if (isSecretParameter(key)) into.add(value);
 }
 
 /**

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
+  collectFormSecrets,
   collectSecrets,
   holdsSecretKeys,
   isRedactedHeader,
@@ -187,7 +188,7 @@ export class HttpClient {
           body = JSON.stringify(redactJson(parsed));
         }
       } else if (type.startsWith("application/x-www-form-urlencoded")) {
-        collectSecrets(Object.fromEntries(new URLSearchParams(body)), this.#options.secrets);
+        collectFormSecrets(body, this.#options.secrets);
         body = redactForm(body);
       }
       body = this.#options.secrets.scrub(body);

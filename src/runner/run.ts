@@ -1,7 +1,8 @@
 /**
  * One conformance run, as the CLI asks for it: load the spec and the suites, start or reach the target, select
- * suites and checks, run the engine with the given listeners (reporters), stop the target. Toolkit failures
- * (bad config, spec or suite will not load, target unreachable, nothing to run) throw ToolkitErrors: exit 2.
+ * suites and checks, check the target answers (and, for a base URL, like this API: the preflight), run the engine
+ * with the given listeners (reporters), stop the target. Toolkit failures (bad config, spec or suite will not load,
+ * target unreachable or not this API, nothing to run) throw ToolkitErrors: exit 2.
  * @module
  */
 import { builtinChecks, listChecks } from "../checks/index.ts";
@@ -9,11 +10,13 @@ import type { CheckDefinition } from "../checks/types.ts";
 import { ConfigError, NothingRanError, TargetUnreachableError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import { loadSpec } from "../spec/load.ts";
+import type { ApiSpec } from "../spec/types.ts";
 import type { RunConfig } from "./config.ts";
 import { discoverSuites } from "./discovery.ts";
 import { runEngine } from "./engine.ts";
 import { EventBus, type RunListener } from "./event-bus.ts";
 import type { CleanupLedger } from "./ledger.ts";
+import { preflight } from "./preflight.ts";
 import { selectSuites } from "./selection.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
@@ -65,7 +68,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
         `every selected suite was refused: ${selection.refused.map((entry) => `${entry.suite.id}: ${entry.reason}`).join("; ")}`,
       );
     }
-    await assertReachable(target.baseUrl, target.ca, config);
+    await checkTarget(target, spec, config);
     const bus = new EventBus();
     for (const listener of options.listeners) bus.subscribe(listener);
     const finished = await runEngine({
@@ -89,22 +92,46 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   }
 }
 
-/** One request that must get any HTTP answer at all; otherwise the run cannot start (exit 2). */
-async function assertReachable(baseUrl: string, ca: string | undefined, config: RunConfig): Promise<void> {
+/**
+ * Before the suites: one request that must get any HTTP answer at all (otherwise the run cannot start), then, for a
+ * base URL the user gave, the preflight (`preflight.ts`): the description's public list must answer like this API.
+ * The embedded server is the described API by construction, and a named fault that breaks its lists is for the
+ * suites to catch, so it gets no preflight. Either failure is exit 2.
+ */
+async function checkTarget(
+  target: { readonly baseUrl: string; readonly ca: string | undefined; readonly embedded: boolean },
+  spec: ApiSpec,
+  config: RunConfig,
+): Promise<void> {
   const { Agent, request } = await import("undici");
   const agent = new Agent({
-    connect: { ca, rejectUnauthorized: !config.insecure, timeout: config.timeoutMs },
+    connect: { ca: target.ca, rejectUnauthorized: !config.insecure, timeout: config.timeoutMs },
   });
+  const get = async (url: string) => {
+    try {
+      const answer = await request(url, {
+        method: "GET",
+        dispatcher: agent,
+        headers: { accept: "application/json" },
+        headersTimeout: config.timeoutMs,
+        bodyTimeout: config.timeoutMs,
+      });
+      const type = answer.headers["content-type"];
+      return {
+        status: answer.statusCode,
+        contentType: Array.isArray(type) ? type[0] : type,
+        text: await answer.body.text(),
+      };
+    } catch (error) {
+      const reason = (error as Error)?.message ?? String(error);
+      throw new TargetUnreachableError(`target ${target.baseUrl} is unreachable: ${reason}`, {
+        cause: error,
+      });
+    }
+  };
   try {
-    const answer = await request(baseUrl, {
-      method: "GET",
-      dispatcher: agent,
-      headersTimeout: config.timeoutMs,
-    });
-    await answer.body.dump();
-  } catch (error) {
-    const reason = (error as Error)?.message ?? String(error);
-    throw new TargetUnreachableError(`target ${baseUrl} is unreachable: ${reason}`, { cause: error });
+    await get(target.baseUrl);
+    if (!target.embedded) await preflight(spec, target.baseUrl, { get });
   } finally {
     await agent.close();
   }

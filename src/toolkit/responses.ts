@@ -19,6 +19,14 @@ export function isSuccess(answer: number | LiveResponse): boolean {
   return status >= 200 && status < 300;
 }
 
+/**
+ * A sample's name for reports: what was asked and the status that came back (`an unknown path, answered 200`), so
+ * a label never claims the status the request was meant to get.
+ */
+export function answeredLabel(what: string, response: LiveResponse): string {
+  return `${what}, answered ${response.status}`;
+}
+
 /** The entries of an error body as the description's envelope names them (empty when it is not one). */
 export function errorsOf(t: CaseContext, response: LiveResponse): ErrorEntry[] {
   const envelope = conventionsOf(t.spec).errorEnvelope;

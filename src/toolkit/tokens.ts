@@ -7,18 +7,31 @@
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { call, pathOf, requireOperation } from "./operations.ts";
+import { sameScopes } from "./responses.ts";
 
 export interface MintedToken {
   readonly id: number;
   readonly token: string;
-  /** The scopes as the target granted them (its normalised form). */
+  /** The scopes as the target granted them (its normalised form); the scopes asked for when it does not say. */
   readonly scopes: string;
+  /** The scopes asked for: what a report names the token by (a target may grant others). */
+  readonly requested: string;
   readonly expiry: string | null;
 }
 
 export type MintOutcome =
   | { readonly ok: true; readonly minted: MintedToken; readonly response: LiveResponse }
   | { readonly ok: false; readonly response: LiveResponse };
+
+/**
+ * A minted token as a report names it: by the scopes asked for, and what the target granted where that differs (a
+ * token named by the granted scopes alone would hide a target that grants other scopes than were asked).
+ */
+export function tokenName(token: MintedToken): string {
+  return sameScopes(token.scopes, token.requested)
+    ? `a "${token.requested}" token`
+    : `a token asked for "${token.requested}" (granted "${token.scopes}")`;
+}
 
 /** Skips the case unless writes are allowed here, saying `why` it would write. */
 export function requireWrites(t: CaseContext, why: string): void {
@@ -53,6 +66,7 @@ export async function mintToken(
       id: body.id,
       token: body.token,
       scopes: typeof body.scopes === "string" ? body.scopes : scopes,
+      requested: scopes,
       expiry: typeof body.expiry === "string" ? body.expiry : null,
     },
   };

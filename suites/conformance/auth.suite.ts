@@ -49,6 +49,7 @@ import {
   sameScopes,
   scopeSet,
   sendProbe,
+  tokenName,
 } from "../../src/index.ts";
 
 const { invalidTokenReason, unknownScopes, everyScope, accessTokenLifetimeSeconds: lifetime } = apiFacts;
@@ -106,7 +107,7 @@ function judgeRow(
   response: LiveResponse,
 ): void {
   const needed = operation.security.scopes;
-  const at = `${operation.operationId} with a "${token.scopes}" token`;
+  const at = `${operation.operationId} with ${tokenName(token)}`;
   const held = allowed ? response.status !== 401 && response.status !== 403 : response.status === 403;
   const verdict = allowed ? `was refused (${response.status})` : `answered ${response.status}`;
   t.expect(rule, held, {

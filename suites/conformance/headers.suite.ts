@@ -7,6 +7,7 @@
  * OPTIONS only, to a sample of answers of every kind (public and authenticated, success and error).
  */
 import {
+  answeredLabel,
   apiFacts,
   apiOperations,
   type CaseContext,
@@ -47,30 +48,33 @@ function itemOf(t: CaseContext, list: Operation): Operation | undefined {
   );
 }
 
-/** Answers of each kind: a public list, an authenticated read, 400, 401 and 404. */
+/**
+ * Answers meant to be of each kind: a public list, an authenticated read, 400, 401 and 404. Each is named by what was
+ * asked and the status that came back (`an unknown item under /regions, answered 200`), never by the status meant.
+ */
 async function samples(t: CaseContext): Promise<Sample[]> {
   const found: Sample[] = [];
   const sample = async (what: string, path: string, options: RequestOptions = {}) => {
-    found.push({ what, response: await t.api.get(path, options) });
+    const response = await t.api.get(path, options);
+    found.push({ what: answeredLabel(what, response), response });
   };
   const list = publicList(t);
   if (list) {
-    await sample(`${list.operationId} 200`, pathOf(list), { token: null });
+    await sample(list.operationId, pathOf(list), { token: null });
     // A page size just below the description's smallest is refused.
     const tooSmall = conventionsOf(t.spec).pageSize.min - 1;
-    await sample(`${list.operationId} with page_size ${tooSmall} (400)`, pathOf(list), {
+    await sample(`${list.operationId} with page_size ${tooSmall}`, pathOf(list), {
       token: null,
       query: { page_size: tooSmall },
       breaks: `query.page_size: ${tooSmall} is below its minimum`,
     });
     const item = itemOf(t, list);
-    if (item)
-      await sample(`an unknown item under ${list.pathTemplate} (404)`, unknownPath(item), { token: null });
+    if (item) await sample(`an unknown item under ${list.pathTemplate}`, unknownPath(item), { token: null });
   }
   const read = plainRead(t);
   if (read) {
-    await sample(`${read.operationId} 200`, pathOf(read));
-    await sample(`${read.operationId} without a token (401)`, pathOf(read), { token: null });
+    await sample(read.operationId, pathOf(read));
+    await sample(`${read.operationId} without a token`, pathOf(read), { token: null });
   }
   if (found.length === 0) t.skip("the spec has neither a public list nor an authenticated read to sample");
   return found;

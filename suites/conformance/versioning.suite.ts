@@ -14,6 +14,7 @@
  * otherwise.
  */
 import {
+  answeredLabel,
   apiFacts,
   apiOperations,
   type CaseContext,
@@ -183,9 +184,11 @@ export default defineSuite({
         const match = release.exec(t.spec.version);
         if (!match) return t.skip(`the spec's info.version "${t.spec.version}" is not MAJOR.MINOR.PATCH`);
         const path = new URL(t.target.baseUrl).pathname.replace(/\/$/, "");
+        // The base URL as given, not its path alone: a base URL at the root would show an empty path.
         t.expect("the base URL ends in /v<major>", path.endsWith(`/v${match[1]}`), {
+          message: `the base URL ${t.target.baseUrl} has the path ${path || "/"}, not …/v${match[1]}`,
           expected: `…/v${match[1]}`,
-          actual: path,
+          actual: t.target.baseUrl,
         });
       },
     },
@@ -195,25 +198,27 @@ export default defineSuite({
       run: async (t) => {
         requireDocumentedHeader(t, "X-Spec-Version");
         const answers: [string, LiveResponse][] = [];
+        // Each answer named by what was asked and the status that came back, not the status meant.
         const answer = async (what: string, path: string, options: RequestOptions = {}) => {
-          answers.push([what, await t.api.get(path, options)]);
+          const response = await t.api.get(path, options);
+          answers.push([answeredLabel(what, response), response]);
         };
         const open = publicRead(t);
         if (open) {
-          await answer(`${open.operationId} 200`, pathOf(open), { token: null });
+          await answer(open.operationId, pathOf(open), { token: null });
           const unknown = `${pathOf(open)}/conform-unknown-0/conform-unknown-1`;
-          await answer("an unknown path (404)", unknown, { token: null });
+          await answer("an unknown path", unknown, { token: null });
         }
         const read = plainRead(t);
         if (read) {
-          await answer(`${read.operationId} 200`, pathOf(read));
-          await answer(`${read.operationId} 401`, pathOf(read), { token: null });
+          await answer(read.operationId, pathOf(read));
+          await answer(`${read.operationId} without a token`, pathOf(read), { token: null });
         }
         const list = topLevelLists(t)[0];
         if (list) {
           const token = list.security.public ? null : undefined;
           const tooSmall = conventionsOf(t.spec).pageSize.min - 1;
-          await answer(`${list.operationId} 400`, pathOf(list), {
+          await answer(`${list.operationId} with page_size ${tooSmall}`, pathOf(list), {
             token,
             query: { page_size: tooSmall },
             breaks: `query.page_size: ${tooSmall} is below its minimum`,

@@ -46,7 +46,7 @@ describe("conform run", () => {
 
   it.each([
     [["run", "--rate-limit", "fast"], /--rate-limit fast/],
-    [["run", "--concurrency", "0"], /--concurrency must be a positive integer/],
+    [["run", "--concurrency", "0"], /--concurrency 0: give an integer of at least 1/],
     [["run", "--token", "x", "--token-env", "Y"], /not both/],
     [["run", "--suite", "no-such-suite", "--reporter", "json"], /unknown suite no-such-suite/],
     [["run", "--reporter", "pdf"], /unknown reporter pdf/],
@@ -111,6 +111,24 @@ describe("conform run against a real target, with secrets", () => {
     expect(files.length).toBeGreaterThanOrEqual(8);
     for (const file of files) expect(readFileSync(file, "utf8")).not.toContain(server.token);
     expect(server.state.nodeBalancers.size).toBe(0);
+  });
+
+  it("refuses a base URL with the wrong path (exit 2), saying what it tried and what came back", async () => {
+    const result = await cli([
+      "run",
+      "--base-url",
+      server.baseUrl.replace(/\/v4$/, "/v3"),
+      "--token",
+      server.token,
+      "--reporter",
+      "json",
+      "--report-dir",
+      mkdtempSync(join(tmpdir(), "conform-v3-")),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(
+      /does not answer like this API: GET http:\/\/127\.0\.0\.1:\d+\/v3\/regions .* answered 404 .*\[TARGET_NOT_THIS_API\]/,
+    );
   });
 
   it("refuses a writing suite without --allow-writes (exit 2)", async () => {

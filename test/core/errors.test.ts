@@ -4,6 +4,7 @@ import {
   SpecInvalidError,
   SpecLoadError,
   SuiteRequestError,
+  TargetMismatchError,
   ToolkitError,
 } from "../../src/core/errors.ts";
 
@@ -12,6 +13,7 @@ describe("toolkit errors", () => {
     [new SpecLoadError("a.yaml", "no such file"), "SPEC_LOAD"],
     [new SpecInvalidError("a.yaml", [{ pointer: "/paths/~1x", message: "bad" }]), "SPEC_INVALID"],
     [new ConfigError("bad flag"), "CONFIG_INVALID"],
+    [new TargetMismatchError("not a list"), "TARGET_NOT_THIS_API"],
     [
       new SuiteRequestError(
         { method: "GET", path: "/x", operationId: "getX" },

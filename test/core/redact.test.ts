@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  collectFormSecrets,
   collectSecrets,
   holdsSecretKeys,
   redactedPlaceholder,
@@ -29,6 +30,11 @@ describe("redaction", () => {
     ],
     ["client secrets", { id: "abc", secret: "c".repeat(64) }, { id: "abc", secret: redactedPlaceholder }],
     ["the service's own placeholder stays", { ssl_key: "<REDACTED>" }, { ssl_key: "<REDACTED>" }],
+    [
+      "an error's code stays: code is secret only as OAuth's form field and URL parameter",
+      { errors: [{ reason: "Not found", code: "not_found" }], region: { code: "us-east" } },
+      { errors: [{ reason: "Not found", code: "not_found" }], region: { code: "us-east" } },
+    ],
     [
       "non-secret keys stay",
       { label: "token-like-label", tags: ["secret"] },
@@ -94,6 +100,16 @@ describe("redaction", () => {
     );
   });
 
+  it("learns OAuth's code from a form, not from a JSON body", () => {
+    const secrets = new SecretValues();
+    collectFormSecrets(`client_id=x&code=${"c".repeat(40)}&state=${"s".repeat(20)}`, secrets);
+    collectSecrets({ errors: [{ reason: "Invalid code", code: "e".repeat(20) }] }, secrets);
+    expect(secrets.size).toBe(1);
+    expect(secrets.scrub(`code ${"c".repeat(40)} state ${"s".repeat(20)}`)).toBe(
+      `code ${redactedPlaceholder} state ${"s".repeat(20)}`,
+    );
+  });
+
   it.each([
     ['{"access_token": "x"}', true],
     ['{"data":[{"SECRET":"x"}]}', true],
@@ -101,6 +117,7 @@ describe("redaction", () => {
     ['{"data":[{"id":1,"\\u0074oken":"x"}]}', true],
     ['{"a":{"b":[[{"Client_Secret":null}]]}}', true],
     ['{"label":"token holder","tags":["password"]}', false],
+    ['{"errors":[{"reason":"Not found","code":"x"}]}', false],
     ['{"description":"{\\"token\\": \\"x\\"}"}', false],
     ['{"data":[{"id":1,"label":"a"}],"page":1}', false],
     ["[]", false],

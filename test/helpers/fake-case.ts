@@ -73,6 +73,8 @@ export interface FakeCaseInit {
   readonly embedded?: boolean;
   /** false: a target where cases that change the account skip. */
   readonly writesAllowed?: boolean;
+  /** The base URL (`t.target.baseUrl`; default https://127.0.0.1:1/v4). */
+  readonly baseUrl?: string;
   /** The login server's URL (`t.target.authUrl`). */
   readonly authUrl?: string;
   /** The program's hooks (a login driver, say); `progress` adds to them. */
@@ -142,7 +144,7 @@ export function fakeCase(
     auth: client("auth"),
     spec,
     target: {
-      baseUrl: "https://127.0.0.1:1/v4",
+      baseUrl: init.baseUrl ?? "https://127.0.0.1:1/v4",
       authUrl: init.authUrl ?? "https://127.0.0.1:1",
       embedded: init.embedded ?? true,
       writesAllowed: init.writesAllowed ?? true,

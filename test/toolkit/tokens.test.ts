@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ApiSpec } from "../../src/spec/types.ts";
-import { mintOrSkip, mintToken, requireWrites } from "../../src/toolkit/tokens.ts";
+import {
+  type MintedToken,
+  mintOrSkip,
+  mintToken,
+  requireWrites,
+  tokenName,
+} from "../../src/toolkit/tokens.ts";
 import { type Answer, fakeCase, liveResponse, sentJson, specWith } from "../helpers/fake-case.ts";
 
 /** `spec` without the operation `operationId`. */
@@ -39,7 +45,13 @@ describe("mintToken", () => {
       const outcome = await mintToken(fake.t, "reader", "account:read_only", "2030-01-01T00:00:00Z");
       expect(outcome).toEqual({
         ok: true,
-        minted: { id: 42, token: "a".repeat(64), scopes: "account:read_only", expiry: null },
+        minted: {
+          id: 42,
+          token: "a".repeat(64),
+          scopes: "account:read_only",
+          requested: "account:read_only",
+          expiry: null,
+        },
         response: liveResponse(minted),
       });
       expect(sentJson(fake)).toEqual([
@@ -63,7 +75,13 @@ describe("mintToken", () => {
   it("takes the scopes asked for when the answer does not echo them", async () => {
     const { t } = fakeCase(bundled, { status: 200, json: { id: 1, token: "b".repeat(64) } });
     const outcome = await mintToken(t, "x", "*");
-    expect(outcome.ok && outcome.minted).toEqual({ id: 1, token: "b".repeat(64), scopes: "*", expiry: null });
+    expect(outcome.ok && outcome.minted).toEqual({
+      id: 1,
+      token: "b".repeat(64),
+      scopes: "*",
+      requested: "*",
+      expiry: null,
+    });
   });
 
   it.each<[string, Answer]>([
@@ -118,5 +136,30 @@ describe("requireWrites", () => {
     const run = () => requireWrites(t, "creating a client changes the account");
     if (skips) expect(run).toThrow("creating a client changes the account: run against the embedded target");
     else expect(run).not.toThrow();
+  });
+});
+
+describe("tokenName", () => {
+  const token = (requested: string, scopes: string): MintedToken => ({
+    id: 1,
+    token: "t".repeat(64),
+    scopes,
+    requested,
+    expiry: null,
+  });
+  it.each([
+    ["granted as asked", token("account:read_only", "account:read_only"), 'a "account:read_only" token'],
+    [
+      "granted in another order",
+      token("a:read_only b:read_only", "b:read_only a:read_only"),
+      'a "a:read_only b:read_only" token',
+    ],
+    [
+      "granted more than asked",
+      token("account:read_only", "*"),
+      'a token asked for "account:read_only" (granted "*")',
+    ],
+  ])("%s: named by the scopes asked for", (_name, minted, name) => {
+    expect(tokenName(minted)).toBe(name);
   });
 });

@@ -11,6 +11,7 @@ import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { cleanLeftovers } from "../../runner/leftovers.ts";
+import { checkNumbers } from "../options.ts";
 
 function builder(yargs: Argv) {
   return yargs
@@ -48,7 +49,7 @@ function builder(yargs: Argv) {
       if (args.token !== undefined && args["token-env"] !== undefined)
         throw new ConfigError("give --token or --token-env, not both");
       if (args.ca !== undefined && args.insecure) throw new ConfigError("give --ca or --insecure, not both");
-      return true;
+      return checkNumbers(args, ["timeout"]);
     })
     .example(
       "CONFORM_TOKEN=... $0 cleanup --base-url https://api.example.net/v4 --prefix conform --dry-run",

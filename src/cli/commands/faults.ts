@@ -12,7 +12,7 @@ import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../fault-s
 import { runFaultMatrix } from "../../fault-score/score.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
-import { listOption, newRunId } from "../options.ts";
+import { checkNumbers, listOption, newRunId } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
 interface FaultsArgs {
@@ -53,7 +53,8 @@ export const faultsCommand: CommandModule<object, FaultsArgs> = {
         type: "boolean",
         default: false,
         describe: "Rewrite the README's fault table from this run",
-      }),
+      })
+      .check((args) => checkNumbers(args, ["seed", "concurrency"])),
   handler: async (args) => {
     const runId = `${newRunId()}-faults`;
     const controller = new AbortController();

@@ -7,8 +7,8 @@
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
-import { ConfigError } from "../../core/errors.ts";
 import { runFuzzCampaign } from "../../runner/fuzz.ts";
+import { checkNumbers } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
 import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
 
@@ -32,11 +32,7 @@ function builder(yargs: Argv) {
     .hide("suite")
     .hide("tag")
     .hide("exclude-tag")
-    .check((args) => {
-      if (!(Number.isInteger(args.runs) && (args.runs as number) > 0))
-        throw new ConfigError("--runs must be a positive integer");
-      return true;
-    })
+    .check((args) => checkNumbers(args, ["runs"]))
     .example(
       "$0 fuzz filters --runs 500 --seed 42",
       "A long X-Filter campaign against the embedded reference server",

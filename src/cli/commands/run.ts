@@ -16,7 +16,7 @@ import { type RunOptions, runConformance } from "../../runner/run.ts";
 import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { handleInterruptions } from "../interruption.ts";
-import { listOption, newRunId, readConfigFile } from "../options.ts";
+import { checkNumbers, listOption, newRunId, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
 const groups = { target: "Target:", selection: "Selection:", behaviour: "Run:", output: "Reports:" };
@@ -178,11 +178,7 @@ export function runOptions(yargs: Argv) {
         args["base-url"],
       );
       if (listenProblem) throw new ConfigError(listenProblem);
-      for (const name of ["concurrency", "timeout"] as const) {
-        if (!(Number.isInteger(args[name]) && (args[name] as number) > 0))
-          throw new ConfigError(`--${name} must be a positive integer`);
-      }
-      return true;
+      return checkNumbers(args, ["seed", "concurrency", "timeout", "max-failures"]);
     });
 }
 

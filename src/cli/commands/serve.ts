@@ -10,7 +10,7 @@ import type { CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { createReferenceServer, type ReferenceServer } from "../../reference/server.ts";
-import { listOption } from "../options.ts";
+import { checkNumbers, listOption } from "../options.ts";
 
 interface ServeArgs {
   port: number;
@@ -82,6 +82,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         describe:
           "Enable named faults (comma-separated or repeated) to see what the suites catch; see `conform faults`",
       })
+      .check((args) => checkNumbers(args, ["port", "time-scale"]))
       .example("$0 serve --http --port 8080", "Plain HTTP on a fixed port")
       .example("$0 serve --fault filter-or-as-and,pages-off-by-one", "A deliberately wrong server")
       .example("$0 serve --time-scale 0.05", "Instances boot and nodes change health 20x faster"),
