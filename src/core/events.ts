@@ -86,6 +86,41 @@ export interface CheckEvaluated {
   readonly result: CheckResult;
 }
 
+/** A failure group as it opens (its first failure): what the failures it will count have in common. */
+export interface FailureGroupOpened {
+  readonly type: "failure-group";
+  readonly group: {
+    readonly id: string;
+    /** The check id, `assert:<name>`, or `error:<code>` for errored cases. */
+    readonly checkId: string;
+    /** The message with its numbers, quoted values, ids and times replaced by placeholders. */
+    readonly shape: string;
+    /** The first failure's message as it was. */
+    readonly example: string;
+    /** The case of that first failure. */
+    readonly suiteId: string;
+    readonly caseId: string;
+  };
+}
+
+/**
+ * Failures of one check with one message shape, over the whole run: how many, in how many cases, the first few
+ * cases, the operations they were seen on (most frequent first) and how many of their exchanges were kept in full.
+ */
+export interface FailureGroup {
+  readonly id: string;
+  readonly checkId: string;
+  readonly shape: string;
+  readonly example: string;
+  readonly failures: number;
+  readonly cases: number;
+  readonly firstCases: readonly { readonly suiteId: string; readonly caseId: string }[];
+  readonly operations: readonly { readonly operationId: string; readonly failures: number }[];
+  /** Distinct operations the group was seen on (`operations` names the first few). */
+  readonly operationCount: number;
+  readonly exchangesKept: number;
+}
+
 export interface CaseFinished {
   readonly type: "case-finished";
   readonly suiteId: string;
@@ -97,11 +132,16 @@ export interface CaseFinished {
   /** Failed and skipped results in full; passes are counted in `passedChecks`. */
   readonly results: readonly CheckResult[];
   readonly passedChecks: number;
-  /** The exchanges that failed results point at, in full (redacted); passing exchanges are not kept. */
+  /**
+   * The exchanges that failed results point at, in full (redacted), for the first few failures of each group only;
+   * passing exchanges are not kept.
+   */
   readonly exchanges: readonly Exchange[];
   readonly exchangeCount: number;
   readonly skipReason?: string;
   readonly error?: { readonly code: string; readonly message: string };
+  /** An errored case's failure group (`error:<code>` and the message's shape). */
+  readonly errorGroup?: string;
   readonly reproduction?: Reproduction;
   /** What the case logged (`t.log`): transition times, command output; secrets scrubbed. */
   readonly logs?: readonly string[];
@@ -135,6 +175,8 @@ export interface RunFinished {
   readonly retries: number;
   readonly rateLimited: number;
   readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] };
+  /** The run's failure groups, largest first. */
+  readonly groups: readonly FailureGroup[];
   readonly exitCode: number;
 }
 
@@ -149,6 +191,7 @@ export type RunEvent =
   | CaseStarted
   | ExchangeRecorded
   | CheckEvaluated
+  | FailureGroupOpened
   | CaseFinished
   | SuiteFinished
   | RunFinished

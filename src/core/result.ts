@@ -37,4 +37,11 @@ export interface CheckResult {
   /** The exchange it judged, if any. */
   readonly exchangeId: number | undefined;
   readonly outcome: CheckOutcome;
+  /** A failed result's failure group (the engine assigns it: same check, same message shape). */
+  readonly group?: string;
+  /**
+   * How many failures of its group in its case this result stands for (absent: one). Repeats within a case are
+   * collapsed into the first: a case with hundreds of exchanges failing the same way reports one result.
+   */
+  readonly count?: number;
 }

@@ -1,16 +1,28 @@
 /**
  * The console reporter: a progress bar while a long run goes (only on a terminal, never under CI), one line per
- * suite (✓/✗, counts, duration), then a block per failure (suite and case, the operation, each failed check with
+ * suite (✓/✗, counts, duration), then a block per failure group, largest first (the engine's grouping: the check,
+ * the message's shape, "N failures in M cases", the operations, the first few failures in full, each with its case,
  * expected vs actual, a response excerpt, the curl line that reproduces it with the token as `$CONFORM_TOKEN`, and
- * for a generated case its seed and replay command), and a final summary line. Colours only on a terminal
+ * for a generated case its seed and replay command; the rest counted), the groups again one line each, and a final
+ * summary line. One failure repeated on every answer is one block, not thousands. Colours only on a terminal
  * (node:util `styleText`). Text that came from the target is made terminal-safe: a response cannot move the cursor
  * or recolour the terminal.
  * @module
  */
 import { styleText } from "node:util";
-import type { CaseFinished, SuiteFinished } from "../core/events.ts";
+import type { CaseFinished, FailureGroup, SuiteFinished } from "../core/events.ts";
 import { formatDuration } from "./_internals/durations.ts";
-import { failureLines } from "./_internals/failure-text.ts";
+import {
+  caseDetailLines,
+  checkLines,
+  type FailureTextOptions,
+  failureLines,
+  failuresByGroup,
+  type GroupFailure,
+  groupExamples,
+  groupOperations,
+  groupSize,
+} from "./_internals/failure-text.ts";
 import { RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { terminalSafe } from "./_internals/text.ts";
 import type { ConsoleReporterOptions, Reporter, ReporterOptions } from "./types.ts";
@@ -41,7 +53,9 @@ export function createConsoleReporter(
   const { stream } = options;
   const color = options.color ?? options.isTTY;
   const progressEnabled = options.isTTY && !options.ci;
-  const maxFailures = own.maxFailures ?? 50;
+  const maxGroups = own.maxGroups ?? 30;
+  const examplesPerGroup = own.examplesPerGroup ?? 2;
+  const summaryGroups = own.summaryGroups ?? 20;
   const interval = own.progressIntervalMs ?? 100;
   const delay = own.progressDelayMs ?? 1000;
   const now = own.now ?? Date.now;
@@ -109,18 +123,65 @@ export function createConsoleReporter(
     return `${paint(style, mark)} ${paint("bold", terminalSafe(event.suiteId, true))}${title}  ${countsText(event.counts)}  ${paint("gray", `(${formatDuration(event.durationMs)})`)}`;
   };
 
+  const textOptions = (): FailureTextOptions => ({
+    insecure: record.started?.target.embedded ?? false,
+    maxBody: 300,
+    maxValue: 300,
+  });
+
+  /** A failure line made terminal-safe and coloured, indented by `pad`. */
+  const styled = (line: string, pad: string): string => {
+    const safe = terminalSafe(line, true);
+    if (safe.startsWith("✗ ")) return `${pad}${paint("red", "✗")}${safe.slice(1)}`;
+    if (safe.startsWith("  reproduce: "))
+      return `${pad}  reproduce: ${paint("cyan", safe.slice("  reproduce: ".length))}`;
+    return `${pad}${safe}`;
+  };
+
+  const caseName = (event: CaseFinished): string =>
+    `${paint("bold", terminalSafe(`${event.suiteId} › ${event.title}`, true))} ${paint("gray", `[${terminalSafe(event.caseId, true)}]`)}`;
+
+  /** A case without a group (events from elsewhere than the engine): the case's failure in full. */
   const failureBlock = (event: CaseFinished): string[] => {
-    const insecure = record.started?.target.embedded ?? false;
     const label = event.status === "errored" ? "ERROR" : "FAIL";
-    const heading = `${paint(["red", "bold"], `── ${label}`)} ${paint("bold", terminalSafe(`${event.suiteId} › ${event.title}`, true))} ${paint("gray", `[${terminalSafe(event.caseId, true)}]`)}`;
-    const body = failureLines(event, { insecure, maxBody: 300, maxValue: 300 }).map((line) => {
-      const safe = terminalSafe(line, true);
-      if (safe.startsWith("✗ ")) return `  ${paint("red", "✗")}${safe.slice(1)}`;
-      if (safe.startsWith("  reproduce: "))
-        return `    reproduce: ${paint("cyan", safe.slice("  reproduce: ".length))}`;
-      return `  ${safe}`;
-    });
-    return ["", heading, ...body];
+    const heading = `${paint(["red", "bold"], `── ${label}`)} ${caseName(event)}`;
+    return ["", heading, ...failureLines(event, textOptions()).map((line) => styled(line, "  "))];
+  };
+
+  const exampleLines = (example: GroupFailure): string[] => {
+    const { event, check } = example;
+    const lines = check
+      ? checkLines(check, textOptions())
+      : [`error ${event.error?.code ?? "ERROR"}: ${event.error?.message ?? ""}`];
+    return [
+      `  › ${caseName(event)}`,
+      ...[...lines, ...caseDetailLines(event, textOptions())].map((line) => styled(line, "    ")),
+    ];
+  };
+
+  const groupBlock = (group: FailureGroup, failures: readonly GroupFailure[]): string[] => {
+    const errored = group.checkId.startsWith("error:");
+    const heading = `${paint(["red", "bold"], `── ${errored ? "ERROR" : "FAIL"}`)} ${paint("bold", terminalSafe(group.checkId, true))}  ${groupSize(group)}  ${paint("gray", `[group ${group.id}]`)}`;
+    const lines = ["", heading, `  ${paint("gray", "shape:")} ${terminalSafe(group.shape, true)}`];
+    const operations = groupOperations(group);
+    if (operations) lines.push(`  ${paint("gray", "operations:")} ${terminalSafe(operations, true)}`);
+    const examples = groupExamples(failures, examplesPerGroup);
+    for (const example of examples) lines.push(...exampleLines(example));
+    const shownFailures = examples.reduce((sum, one) => sum + (one.check?.result.count ?? 1), 0);
+    const shownCases = new Set(examples.map((one) => `${one.event.suiteId}\u0000${one.event.caseId}`));
+    const moreFailures = group.failures - shownFailures;
+    if (moreFailures > 0) {
+      const moreCases = group.cases - shownCases.size;
+      const named = group.firstCases
+        .filter((one) => !shownCases.has(`${one.suiteId}\u0000${one.caseId}`))
+        .map((one) => `${one.suiteId}/${one.caseId}`);
+      const where =
+        moreCases <= 0
+          ? "in the same cases"
+          : `in ${moreCases} more ${moreCases === 1 ? "case" : "cases"}${named.length ? `: ${named.join(", ")}${moreCases > named.length ? ", …" : ""}` : ""}`;
+      lines.push(paint("gray", `  … and ${moreFailures} more ${where}`));
+    }
+    return lines;
   };
 
   const summarise = (): void => {
@@ -128,12 +189,35 @@ export function createConsoleReporter(
     summarised = true;
     clearBar();
     const failures = record.failures();
-    for (const event of failures.slice(0, maxFailures)) for (const line of failureBlock(event)) print(line);
-    if (failures.length > maxFailures) {
+    const groups = record.groups();
+    const byGroup = failuresByGroup(failures);
+    for (const group of groups.slice(0, maxGroups))
+      for (const line of groupBlock(group, byGroup.get(group.id) ?? [])) print(line);
+    if (groups.length > maxGroups) {
       print("");
       print(
-        paint("gray", `… and ${failures.length - maxFailures} more failures: see the HTML or JSON report`),
+        paint("gray", `… and ${groups.length - maxGroups} more failure groups: see the HTML or JSON report`),
       );
+    }
+    // Cases whose failures carry no group (events from elsewhere than the engine) are shown one by one.
+    const ungrouped = failures.filter(
+      (event) =>
+        !event.errorGroup &&
+        !event.results.some((result) => result.outcome.status === "failed" && result.group !== undefined),
+    );
+    for (const event of ungrouped) for (const line of failureBlock(event)) print(line);
+    if (groups.length > 0) {
+      print("");
+      print(
+        paint("bold", `${groups.length} failure ${groups.length === 1 ? "group" : "groups"}, largest first:`),
+      );
+      for (const group of groups.slice(0, summaryGroups)) {
+        print(
+          `  ${paint("red", `${group.failures}×`)} ${terminalSafe(group.checkId, true)}: ${terminalSafe(group.shape.length > 120 ? `${group.shape.slice(0, 120)}…` : group.shape, true)} ${paint("gray", `(${group.cases} ${group.cases === 1 ? "case" : "cases"}) [${group.id}]`)}`,
+        );
+      }
+      if (groups.length > summaryGroups)
+        print(paint("gray", `  … and ${groups.length - summaryGroups} more`));
     }
     const interrupted = record.allCases().filter((one) => one.status === "interrupted");
     const open = record.openCases;

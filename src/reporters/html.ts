@@ -1,20 +1,27 @@
 /**
  * One self-contained HTML page (`report.html`): inline CSS and a little inline JS, no network (its Content Security
  * Policy allows nothing but its own inline style and its one script, by hash). It shows the summary, a table of
- * suites and cases filterable by text and status, each failure's details (checks with expected/actual, request and
- * response, the curl line, seed and replay), a chart of results per suite and one of latencies (inline SVG), and
+ * suites and cases filterable by text and status, the failure groups largest first (check, count, shape, operations,
+ * links to the first cases), each failure's details, open (checks with expected/actual and their group, request and
+ * response for the exchanges the engine kept, the curl line, seed and replay), a chart of results per suite and one of latencies (inline SVG), and
  * operation coverage. Every interpolated string is HTML-escaped by the `html` template: bodies come from targets
  * that may be hostile.
  * @module
  */
 import { createHash } from "node:crypto";
-import type { CaseFinished } from "../core/events.ts";
+import type { CaseFinished, FailureGroup } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { latencyChart, suiteResultsChart } from "./_internals/charts.ts";
 import { curlLine } from "./_internals/curl.ts";
 import { formatDuration } from "./_internals/durations.ts";
 import { html, type SafeHtml, trusted } from "./_internals/escape-html.ts";
-import { failedChecks, firstMessage } from "./_internals/failure-text.ts";
+import {
+  failedChecks,
+  firstMessage,
+  groupOperations,
+  groupSize,
+  repeatNote,
+} from "./_internals/failure-text.ts";
 import { RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { prettyValue } from "./_internals/text.ts";
 import { writeReportFile } from "./output.ts";
@@ -38,7 +45,7 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;
 tr.suite-row td{background:#eef1f4;font-weight:600}tr.case-row td:nth-child(2){padding-left:20px}.msg{color:var(--muted);word-break:break-word}
 pre{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px;overflow:auto;max-height:420px;white-space:pre-wrap;word-break:break-all;margin:4px 0}
 details.failure{border:1px solid var(--line);border-left:4px solid var(--failed);border-radius:6px;margin:10px 0;padding:4px 12px}details.failure.errored{border-left-color:var(--errored)}details.failure>summary{cursor:pointer;font-weight:600;padding:4px 0}
-.check{margin:8px 0}.check .id{font-family:ui-monospace,monospace;color:var(--failed)}.copy{float:right;font-size:12px}
+.check{margin:8px 0}.group-link{font-size:12px;margin-left:6px}td.shape{font-family:ui-monospace,monospace;word-break:break-word}.check .id{font-family:ui-monospace,monospace;color:var(--failed)}.copy{float:right;font-size:12px}
 .coverage-bar{height:14px;background:var(--line);border-radius:7px;overflow:hidden;max-width:420px}.coverage-bar span{display:block;height:100%;background:var(--passed)}
 .status-chip{display:inline-block;font-family:ui-monospace,monospace;font-size:12px;padding:0 6px;margin:0 3px 2px 0;border-radius:4px;background:var(--panel);border:1px solid var(--line)}.status-chip.s5{color:var(--failed)}.status-chip.s4{color:#9a6700}
 tr.unexercised td{color:var(--muted)}.hidden{display:none}footer{margin-top:32px;color:var(--muted);font-size:12px}
@@ -120,14 +127,22 @@ function failureDetails(event: CaseFinished, index: number, insecure: boolean): 
   const anchor = `failure-${index}`;
   const checks = failedChecks(event).map(
     (check) =>
-      html`<div class="check"><span class="id">${check.result.checkId}</span>: <span class="message">${check.message}</span>${
+      html`<div class="check"><span class="id">${check.result.checkId}</span>: <span class="message">${check.message}${repeatNote(check.result)}</span>${
+        check.result.group
+          ? html`<a class="group-link" href="#group-${check.result.group}">group ${check.result.group}</a>`
+          : html``
+      }${
         check.hasExpected
           ? html`<h4>Expected</h4><pre class="expected">${prettyValue(check.expected)}</pre>`
           : html``
       }${check.hasActual ? html`<h4>Actual</h4><pre class="actual">${prettyValue(check.actual)}</pre>` : html``}</div>`,
   );
   const error = event.error
-    ? html`<p class="error"><b>${event.error.code}</b>: ${event.error.message}</p>`
+    ? html`<p class="error"><b>${event.error.code}</b>: ${event.error.message}${
+        event.errorGroup
+          ? html`<a class="group-link" href="#group-${event.errorGroup}">group ${event.errorGroup}</a>`
+          : html``
+      }</p>`
     : html``;
   const reproduction = event.reproduction
     ? html`<h3>Generated case</h3><dl class="meta reproduction"><dt>seed</dt><dd class="seed">${event.reproduction.seed}</dd>${
@@ -143,10 +158,24 @@ function failureDetails(event: CaseFinished, index: number, insecure: boolean): 
   const logs = event.logs?.length
     ? html`<h3>Log</h3><pre class="logs">${event.logs.join("\n")}</pre>`
     : html``;
-  return html`<details class="failure ${event.status}" id="${anchor}" data-suite="${event.suiteId}" data-case="${event.caseId}">
-<summary>${statusBadge(event.status)} ${event.suiteId} › ${event.title} <span class="msg">${firstMessage(event)}</span></summary>
+  // Open from the start; the summary names the case only: the message is told once, in the check below it.
+  return html`<details class="failure ${event.status}" id="${anchor}" data-suite="${event.suiteId}" data-case="${event.caseId}" open>
+<summary>${statusBadge(event.status)} ${event.suiteId} › ${event.title} <span class="msg">${event.caseId}</span></summary>
 ${error}${checks}${reproduction}${logs}${event.exchanges.map((exchange) => exchangeDetails(exchange, insecure, anchor))}
 </details>`;
+}
+
+function groupRow(group: FailureGroup, anchors: ReadonlyMap<string, string>): SafeHtml {
+  const first = group.firstCases.map((one) => {
+    const anchor = anchors.get(`${one.suiteId}\u0000${one.caseId}`);
+    return anchor
+      ? html`<a href="#${anchor}">${one.suiteId}/${one.caseId}</a> `
+      : html`<span>${one.suiteId}/${one.caseId}</span> `;
+  });
+  const more = group.cases - group.firstCases.length;
+  return html`<tr class="group-row" id="group-${group.id}"><td class="num">${group.failures}</td><td><code>${group.checkId}</code> <span class="msg">${group.id}</span></td><td class="shape">${group.shape}</td><td>${groupSize(group)}${
+    group.operations.length ? html`<div class="msg">${groupOperations(group)}</div>` : html``
+  }</td><td>${first}${more > 0 ? html`<span class="msg">… and ${more} more</span>` : html``}</td></tr>`;
 }
 
 export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): string {
@@ -158,6 +187,10 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
   const status = record.status;
   const failures = record.failures();
   const failureAnchors = new Map(failures.map((event, index) => [event, `failure-${index}`]));
+  const caseAnchors = new Map(
+    failures.map((event, index) => [`${event.suiteId}\u0000${event.caseId}`, `failure-${index}`]),
+  );
+  const groups = record.groups();
   const coverage = record.coverage();
   const exercised = record.exercisedOperations();
   const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
@@ -272,6 +305,14 @@ ${counts.interrupted > 0 ? html`<div class="card interrupted"><b>${counts.interr
 <thead><tr><th>Status</th><th>Suite / case</th><th class="num">Duration</th><th class="num">Passed</th><th></th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
+</section>
+<section id="groups">
+<h2>Failure groups (${groups.length}), largest first</h2>
+${
+  groups.length === 0
+    ? html`<p class="empty">No failures.</p>`
+    : html`<table id="group-table"><thead><tr><th class="num">Failures</th><th>Check</th><th>Message shape</th><th>Cases</th><th>First cases</th></tr></thead><tbody>${groups.map((group) => groupRow(group, caseAnchors))}</tbody></table>`
+}
 </section>
 <section id="failures">
 <h2>Failures (${failures.length})</h2>

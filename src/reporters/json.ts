@@ -1,11 +1,12 @@
 /**
  * The canonical, versioned record of a run (`report.json`), described by `report.schema.json`. Everything in it
- * came in an event: run metadata, suites and cases (failed and skipped results in full, passes counted), the
- * failing exchanges in full (redacted by the engine), coverage, retries and 429s, cleanup, and a bounded latency
+ * came in an event: run metadata, the failure groups (every count), suites and cases (failed results with their
+ * group, skipped results, passes counted), the first few failing exchanges of each group in full (redacted by the
+ * engine; the rest are counted), coverage, retries and 429s, cleanup, and a bounded latency
  * histogram. Passing exchanges are only counted. The file is written in chunks, one case a line.
  * @module
  */
-import type { CaseFinished, RunStarted } from "../core/events.ts";
+import type { CaseFinished, FailureGroup, RunStarted } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult } from "../core/result.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
@@ -60,6 +61,8 @@ export interface JsonCheckResult {
   readonly checkId: string;
   readonly exchangeId: number | null;
   readonly outcome: CheckOutcome;
+  readonly group?: string;
+  readonly count?: number;
 }
 
 export interface JsonCase {
@@ -74,6 +77,7 @@ export interface JsonCase {
   readonly exchanges: readonly JsonExchange[];
   readonly skipReason?: string;
   readonly error?: { readonly code: string; readonly message: string };
+  readonly errorGroup?: string;
   readonly reproduction?: {
     readonly seed: number;
     readonly path?: string;
@@ -139,6 +143,8 @@ export interface JsonReport {
     readonly caseId: string;
     readonly title: string;
   }[];
+  /** The failure groups, largest first. */
+  readonly groups: readonly FailureGroup[];
   readonly suites: readonly JsonSuite[];
 }
 
@@ -186,7 +192,13 @@ export function toJsonExchange(exchange: Exchange): JsonExchange {
 }
 
 function toJsonResult(result: CheckResult): JsonCheckResult {
-  return { checkId: result.checkId, exchangeId: result.exchangeId ?? null, outcome: result.outcome };
+  return {
+    checkId: result.checkId,
+    exchangeId: result.exchangeId ?? null,
+    outcome: result.outcome,
+    ...(result.group === undefined ? {} : { group: result.group }),
+    ...(result.count === undefined ? {} : { count: result.count }),
+  };
 }
 
 export function toJsonCase(event: CaseFinished): JsonCase {
@@ -202,6 +214,7 @@ export function toJsonCase(event: CaseFinished): JsonCase {
     exchanges: event.exchanges.map(toJsonExchange),
     ...(event.skipReason === undefined ? {} : { skipReason: event.skipReason }),
     ...(event.error === undefined ? {} : { error: { code: event.error.code, message: event.error.message } }),
+    ...(event.errorGroup === undefined ? {} : { errorGroup: event.errorGroup }),
     ...(event.reproduction === undefined
       ? {}
       : {
@@ -226,7 +239,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
   let skippedChecks = 0;
   for (const one of cases) {
     for (const result of one.results) {
-      if (result.outcome.status === "failed") failedChecks += 1;
+      if (result.outcome.status === "failed") failedChecks += result.count ?? 1;
       else if (result.outcome.status === "skipped") skippedChecks += 1;
     }
   }
@@ -277,6 +290,11 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
       suiteId: open.suiteId,
       caseId: open.caseId,
       title: open.title,
+    })),
+    groups: record.groups().map((group) => ({
+      ...group,
+      firstCases: group.firstCases.map((one) => ({ suiteId: one.suiteId, caseId: one.caseId })),
+      operations: group.operations.map((one) => ({ operationId: one.operationId, failures: one.failures })),
     })),
   };
 }

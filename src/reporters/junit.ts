@@ -1,12 +1,13 @@
 /**
  * JUnit XML (`junit.xml`) for CI: one `<testsuite>` per suite that ran, one `<testcase>` per case (classname = the
  * suite's id), `<failure>` with the first failed check as its message and the whole failure (expected/actual,
- * response excerpt, curl line, seed) as its text, `<skipped>` with the reason, `<error>` for errored cases and for
+ * response excerpt, curl line, seed) as its text; a failure whose group an earlier testcase already told in full
+ * says "same as group <id> (N×)" instead, so one failure repeated on every answer does not fill the file; `<skipped>` with the reason, `<error>` for errored cases and for
  * cases the run was interrupted in. Run metadata and each generated case's seed are suite properties. Times are
  * seconds. The shape keeps to the Jenkins/Ant schema (`test/fixtures/junit/`), which the tests validate against.
  * @module
  */
-import type { CaseFinished } from "../core/events.ts";
+import type { CaseFinished, FailureGroup } from "../core/events.ts";
 import { toSeconds } from "./_internals/durations.ts";
 import { failureLines, firstMessage } from "./_internals/failure-text.ts";
 import { RunRecord, type SuiteRecord } from "./_internals/run-record.ts";
@@ -46,13 +47,29 @@ function uniqueNames(
   );
 }
 
-function testcase(suiteId: string, name: string, event: CaseFinished, insecure: boolean): string {
+/** The run's groups by id, and those an earlier testcase told in full (filled as the document is written). */
+interface GroupsTold {
+  readonly byId: ReadonlyMap<string, FailureGroup>;
+  readonly told: Map<string, FailureGroup>;
+}
+
+function testcase(
+  suiteId: string,
+  name: string,
+  event: CaseFinished,
+  insecure: boolean,
+  groups: GroupsTold,
+): string {
   const head = `    <testcase${attributes({ name, classname: suiteId, time: toSeconds(event.durationMs) })}`;
   const message = excerpt(firstMessage(event), 1000);
   const body = [
     `case ${event.caseId}`,
-    ...failureLines(event, { insecure, maxBody: 2000, maxValue: 2000 }),
+    ...failureLines(event, { insecure, maxBody: 2000, maxValue: 2000 }, groups.told),
   ].join("\n");
+  for (const result of event.results) {
+    const group = result.group === undefined ? undefined : groups.byId.get(result.group);
+    if (group && result.outcome.status === "failed") groups.told.set(group.id, group);
+  }
   switch (event.status) {
     case "passed":
       return `${head}/>`;
@@ -81,11 +98,15 @@ export function junitXml(record: RunRecord): string {
     open.set(one.suiteId, list);
   }
   const total: Tally = { tests: 0, failures: 0, errors: 0, skipped: 0, timeMs: 0 };
+  const groups: GroupsTold = {
+    byId: new Map(record.groups().map((group) => [group.id, group])),
+    told: new Map(),
+  };
   const suites: string[] = [];
   for (const suite of record.suites.values()) {
     const unfinished = open.get(suite.id) ?? [];
     if (!suite.started && suite.cases.length === 0 && unfinished.length === 0) continue;
-    suites.push(testsuite(record, suite, unfinished, insecure, total));
+    suites.push(testsuite(record, suite, unfinished, insecure, total, groups));
   }
   const runTime = record.durationMs ?? total.timeMs;
   return [
@@ -103,6 +124,7 @@ function testsuite(
   unfinished: readonly { caseId: string; title: string }[],
   insecure: boolean,
   total: Tally,
+  groups: GroupsTold,
 ): string {
   const started = record.started!;
   const names = uniqueNames([...suite.cases, ...unfinished]);
@@ -119,7 +141,7 @@ function testsuite(
     if (event.status === "failed") tally.failures += 1;
     else if (event.status === "errored") tally.errors += 1;
     else if (event.status === "skipped" || event.status === "interrupted") tally.skipped += 1;
-    cases.push(testcase(suite.id, names.get(event.caseId) ?? event.title, event, insecure));
+    cases.push(testcase(suite.id, names.get(event.caseId) ?? event.title, event, insecure, groups));
   }
   for (const one of unfinished) {
     tally.tests += 1;

@@ -1,11 +1,12 @@
 /**
  * A short Markdown summary (`summary.md`) fit for a CI job summary or a PR comment: a headline, a table of suites,
- * the failures with their first check message (and seed for generated cases), and a coverage line. Every string
+ * the failure groups largest first (check, count, cases, the first failure's message and case, with its
+ * seed for a generated case), failed cases without a group one by one, and a coverage line. Every string
  * that may come from the target is a code span or escaped (`_internals/markdown.ts`).
  * @module
  */
 import { formatDuration } from "./_internals/durations.ts";
-import { firstMessage } from "./_internals/failure-text.ts";
+import { failuresByGroup, firstMessage, groupSize } from "./_internals/failure-text.ts";
 import { codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
 import { RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
 import { writeReportFile } from "./output.ts";
@@ -26,7 +27,7 @@ const statusMark: Record<SuiteStatus | "interrupted", string> = {
 export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions = {}): string {
   const started = record.started;
   if (!started) return "";
-  const maxFailures = own.maxFailures ?? 30;
+  const maxGroups = own.maxGroups ?? 30;
   const counts = record.counts;
   const status = record.status;
   const duration = record.durationMs === undefined ? "" : ` in ${formatDuration(record.durationMs)}`;
@@ -52,16 +53,38 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
     );
   }
   const failures = record.failures();
-  if (failures.length > 0) {
-    lines.push("", `**Failures (${failures.length})**`, "");
-    for (const event of failures.slice(0, maxFailures)) {
+  const groups = record.groups();
+  const byGroup = failuresByGroup(failures);
+  if (groups.length > 0) {
+    lines.push("", `**Failure groups (${groups.length}), largest first**`, "");
+    for (const group of groups.slice(0, maxGroups)) {
+      const first = byGroup.get(group.id)?.[0]?.event;
+      const seed = first?.reproduction ? ` (seed ${codeSpan(String(first.reproduction.seed))})` : "";
+      const where = first
+        ? `; first in ${codeSpan(first.suiteId)} › ${escapeMarkdown(first.title)}${seed}`
+        : "";
+      lines.push(
+        `- **${group.failures}×** ${codeSpan(group.checkId)}: ${codeSpan(group.example)} (${groupSize(group)}${where}) · group ${codeSpan(group.id)}`,
+      );
+    }
+    if (groups.length > maxGroups)
+      lines.push(`- … and ${groups.length - maxGroups} more groups: see the HTML or JSON report`);
+  }
+  const ungrouped = failures.filter(
+    (event) =>
+      !event.errorGroup &&
+      !event.results.some((result) => result.outcome.status === "failed" && result.group !== undefined),
+  );
+  if (ungrouped.length > 0) {
+    lines.push("", `**Failures (${ungrouped.length})**`, "");
+    for (const event of ungrouped.slice(0, maxGroups)) {
       const seed = event.reproduction ? ` (seed ${codeSpan(String(event.reproduction.seed))})` : "";
       lines.push(
         `- ${codeSpan(event.suiteId)} › ${escapeMarkdown(event.title)}${seed}: ${codeSpan(firstMessage(event))}`,
       );
     }
-    if (failures.length > maxFailures)
-      lines.push(`- … and ${failures.length - maxFailures} more: see the HTML or JSON report`);
+    if (ungrouped.length > maxGroups)
+      lines.push(`- … and ${ungrouped.length - maxGroups} more: see the HTML or JSON report`);
   }
   const interrupted = record.allCases().filter((one) => one.status === "interrupted");
   if (interrupted.length > 0) {

@@ -51,8 +51,12 @@ export interface ReporterOptions {
 }
 
 export interface ConsoleReporterOptions {
-  /** Failure blocks printed in full at the end; the rest are counted (default 50). */
-  readonly maxFailures?: number;
+  /** Failure groups printed as blocks at the end, largest first; the rest are counted (default 30). */
+  readonly maxGroups?: number;
+  /** Failures of a group shown in full in its block; the rest are counted (default 2). */
+  readonly examplesPerGroup?: number;
+  /** Groups listed one line each in the end summary (default 20). */
+  readonly summaryGroups?: number;
   /** Minimum time between two progress bar redraws, in ms (default 100). */
   readonly progressIntervalMs?: number;
 }
@@ -69,8 +73,8 @@ export interface HtmlReporterOptions {
 }
 
 export interface MarkdownReporterOptions {
-  /** Failures listed (default 30): a PR comment must stay short. */
-  readonly maxFailures?: number;
+  /** Failure groups listed (default 30): a PR comment must stay short. */
+  readonly maxGroups?: number;
 }
 
 /** Per-reporter options by name (vitest `BuiltinReporterOptions`). */

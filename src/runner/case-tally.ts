@@ -1,22 +1,41 @@
 /**
- * What a case keeps of its results while it runs: failed results in full with the exchanges they point at, a
- * skip once per check and reason, and passes as a count. A fuzz property is one case of thousands of requests:
- * keeping only this makes memory flat however long it runs.
+ * What a case keeps of its results while it runs: failed results with their failure group, a skip once per check
+ * and reason, and passes as a count. Failures of one group repeat within a case as one result with a count, and
+ * only the first few failures of each group over the run keep their exchange (`failure-groups.ts`). A fuzz property
+ * is one case of thousands of requests: keeping only this makes memory flat however long it runs, and however often
+ * a target fails the same way.
  * @module
  */
 import type { Exchange } from "../core/exchange.ts";
 import type { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
+import { FailureGroups } from "./failure-groups.ts";
+
+/** Where the tally's failures are grouped: the run's groups and the case they happen in. */
+export interface TallyGrouping {
+  readonly groups: FailureGroups;
+  readonly suiteId: string;
+  readonly caseId: string;
+}
+
+interface KeptFailure {
+  readonly result: CheckResult;
+  count: number;
+}
 
 export class CaseTally {
-  readonly #failed: CheckResult[] = [];
+  readonly #failed: KeptFailure[] = [];
+  readonly #byGroup = new Map<string, KeptFailure>();
   readonly #skips = new Map<string, CheckResult>();
   readonly #kept = new Map<number, Exchange>();
   readonly #secrets: SecretValues;
+  readonly #grouping: TallyGrouping;
   passed = 0;
 
-  constructor(secrets: SecretValues) {
+  /** Without `grouping`, the case's failures are grouped on their own (tests). */
+  constructor(secrets: SecretValues, grouping?: TallyGrouping) {
     this.#secrets = secrets;
+    this.#grouping = grouping ?? { groups: new FailureGroups(), suiteId: "", caseId: "" };
   }
 
   /** Counts a pass without its result (the engine's checks pass on most exchanges). */
@@ -24,29 +43,56 @@ export class CaseTally {
     this.passed += 1;
   }
 
-  /** Counts one result; `exchange` is what a failure points at (kept for the report). */
-  add(result: CheckResult, exchange: Exchange | undefined): void {
+  /**
+   * Counts one result; `exchange` is what a failure points at (kept for the report while its group keeps
+   * exchanges). Answers the result as recorded: a failure with its group.
+   */
+  add(result: CheckResult, exchange: Exchange | undefined): CheckResult {
     const { outcome } = result;
-    if (outcome.status === "passed") this.passed += 1;
-    else if (outcome.status === "failed") {
-      this.#failed.push(scrubResult(result, this.#secrets));
-      if (exchange) this.#kept.set(exchange.id, exchange);
-    } else {
+    if (outcome.status === "passed") {
+      this.passed += 1;
+      return result;
+    }
+    if (outcome.status === "skipped") {
       const key = `${result.checkId}\u0000${outcome.reason}`;
       if (!this.#skips.has(key)) this.#skips.set(key, { ...result, exchangeId: undefined });
+      return result;
     }
+    const scrubbed = scrubResult(result, this.#secrets);
+    const message = scrubbed.outcome.status === "failed" ? scrubbed.outcome.message : "";
+    const { groups, suiteId, caseId } = this.#grouping;
+    const operationId = exchange?.operationId;
+    const groupId = groups.idOf(scrubbed.checkId, message).id;
+    const repeated = this.#byGroup.get(groupId);
+    if (repeated) {
+      repeated.count += 1;
+      groups.repeat(groupId, operationId);
+      return { ...scrubbed, group: groupId };
+    }
+    const assigned = groups.assign(
+      scrubbed.checkId,
+      message,
+      { suiteId, caseId, operationId },
+      exchange !== undefined,
+    );
+    const kept: KeptFailure = { result: { ...scrubbed, group: assigned.groupId }, count: 1 };
+    this.#failed.push(kept);
+    this.#byGroup.set(assigned.groupId, kept);
+    if (exchange && assigned.keepExchange) this.#kept.set(exchange.id, exchange);
+    return kept.result;
   }
 
   get failed(): boolean {
     return this.#failed.length > 0;
   }
 
-  /** Failed results in full, then each distinct skip once. */
+  /** Failed results (one per group, with the count of its repeats in the case), then each distinct skip once. */
   get notable(): CheckResult[] {
-    return [...this.#failed, ...this.#skips.values()];
+    const failures = this.#failed.map(({ result, count }) => (count > 1 ? { ...result, count } : result));
+    return [...failures, ...this.#skips.values()];
   }
 
-  /** The exchanges failed results point at. */
+  /** The exchanges kept for failed results (the first few of each group over the run). */
   get exchanges(): Exchange[] {
     return [...this.#kept.values()];
   }

@@ -14,6 +14,7 @@ import type { ApiSpec } from "../spec/types.ts";
 import type { RunConfig } from "./config.ts";
 import type { EventBus } from "./event-bus.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
+import { FailureGroups } from "./failure-groups.ts";
 import { HttpClient } from "./http-client.ts";
 import { LabelMaker } from "./labels.ts";
 import { CleanupLedger } from "./ledger.ts";
@@ -133,6 +134,10 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   });
   const ledger = input.ledger ?? new CleanupLedger();
   const judge = new ExchangeJudge(spec, input.checks);
+  const groups = new FailureGroups(
+    (event) => bus.emit(event),
+    spec.operations.all().map((operation) => operation.operationId),
+  );
   const deps: CaseRunDeps = {
     spec,
     target,
@@ -148,6 +153,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     secrets,
     judge,
     bus,
+    groups,
   };
   const totals = emptyCounts();
 
@@ -237,6 +243,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     retries: client.retries,
     rateLimited: client.rateLimited,
     cleanup,
+    groups: groups.summary(),
   };
   bus.emit(finished);
   return finished;

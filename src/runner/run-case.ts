@@ -16,6 +16,7 @@ import { type CaseContextDeps, type CaseRecorder, CaseSkipped, createCaseContext
 import { CaseTally } from "./case-tally.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { ExchangeJudge } from "./exchange-judge.ts";
+import { errorGroupPrefix, type FailureGroups } from "./failure-groups.ts";
 import { TransportError } from "./http-client.ts";
 import type { Suite, SuiteCase } from "./suite-api.ts";
 
@@ -23,6 +24,8 @@ import type { Suite, SuiteCase } from "./suite-api.ts";
 export interface CaseRunDeps extends Omit<CaseContextDeps, "shared"> {
   readonly judge: ExchangeJudge;
   readonly bus: EventBus;
+  /** The run's failure groups: each failed result and each errored case is assigned one. */
+  readonly groups: FailureGroups;
 }
 
 /** A case's outcome, less what the scheduler adds (suite, case and tags). */
@@ -40,7 +43,7 @@ export async function runCase(
   const { bus, secrets } = deps;
   const started = performance.now();
   bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
-  const tally = new CaseTally(secrets);
+  const tally = new CaseTally(secrets, { groups: deps.groups, suiteId: suite.id, caseId: entry.id });
   let exchangeCount = 0;
   let assertions = 0;
   // Passes are counted, not announced: an event for each would be most of the stream (every check on every
@@ -48,9 +51,9 @@ export async function runCase(
   const record = (result: CheckResult, exchange: Exchange | undefined) => {
     // An exchange the interruption abandoned has no answer to judge: its "no response" skip says nothing.
     if (deps.signal.aborted && exchange?.response === undefined && exchange?.error) return;
-    tally.add(result, exchange);
-    if (result.outcome.status !== "passed")
-      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result });
+    const recorded = tally.add(result, exchange);
+    if (recorded.outcome.status !== "passed")
+      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result: recorded });
   };
   const recorder: CaseRecorder = {
     reproduction: undefined,
@@ -84,6 +87,15 @@ export async function runCase(
   // No case passes without judging: one that asserted nothing (a list too large to read, say) is skipped, saying so.
   if (!error && !skipReason && !tally.failed && assertions === 0) skipReason = nothingJudged;
   const status: CaseStatus = error ? "errored" : tally.failed ? "failed" : skipReason ? "skipped" : "passed";
+  // An errored case is grouped too (by its code and the message's shape): one defect erroring many cases is one group.
+  const errorGroup = error
+    ? deps.groups.assign(
+        `${errorGroupPrefix}${error.code}`,
+        error.message,
+        { suiteId: suite.id, caseId: entry.id, operationId: recorder.lastExchange?.operationId },
+        false,
+      ).groupId
+    : undefined;
   return {
     status,
     durationMs: performance.now() - started,
@@ -93,6 +105,7 @@ export async function runCase(
     exchangeCount,
     ...(skipReason ? { skipReason } : {}),
     ...(error ? { error } : {}),
+    ...(errorGroup ? { errorGroup } : {}),
     ...(recorder.reproduction ? { reproduction: recorder.reproduction } : {}),
     ...(recorder.logs.length > 0 ? { logs: recorder.logs } : {}),
   };

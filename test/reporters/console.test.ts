@@ -42,34 +42,40 @@ describe("console reporter", () => {
     expect(text).not.toContain("FAIL");
   });
 
-  it("a block per failure: checks, expected/actual, operation, response, curl, seed and replay", async () => {
+  it("a block per failure group: check, size, shape, then each failure with its case, expected/actual, operation, response, curl, seed and replay", async () => {
     const text = await output(failingRun());
     const blocks = text.split("\n── ").slice(1);
-    expect(blocks.map((block) => block.split("\n")[0])).toEqual([
-      "FAIL instances-read › get one instance [get]",
-      "FAIL x-filter › filtered lists match the oracle [filter-property]",
-      "ERROR workflows › node balancer health follows the node [balancer-health]",
+    expect(blocks.map((block) => block.split("\n")[0]?.replace(/\[group \w+\]/, "[group]"))).toEqual([
+      "FAIL body-matches-schema  1 failure in 1 case  [group]",
+      "ERROR error:TRANSPORT_TIMEOUT  1 failure in 1 case  [group]",
+      "FAIL filter-semantics  1 failure in 1 case  [group]",
+      "FAIL not-a-server-error  1 failure in 1 case  [group]",
     ]);
-    const [schema, generated, errored] = blocks as [string, string, string];
-    expect(schema).toContain("  ✗ body-matches-schema: /status must be one of the allowed values");
-    expect(schema).toContain('    expected: {"status":["running","offline","booting"]}');
-    expect(schema).toContain('    actual:   {"status":"exploding"');
-    expect(schema).toContain("    operation: GET /v4/linode/instances/7 (getComputeInstance)");
-    expect(schema).toContain('    response:  200 application/json, 173 bytes: {"id":7');
+    const [schema, errored, generated] = blocks as [string, string, string];
+    expect(schema).toContain('  shape: /status must be one of the allowed values (got "…")');
+    expect(schema).toContain("  operations: getComputeInstance (1)");
+    expect(schema).toContain("  › instances-read › get one instance [get]");
+    expect(schema).toContain("    ✗ body-matches-schema: /status must be one of the allowed values");
+    expect(schema).toContain('      expected: {"status":["running","offline","booting"]}');
+    expect(schema).toContain('      actual:   {"status":"exploding"');
+    expect(schema).toContain("      operation: GET /v4/linode/instances/7 (getComputeInstance)");
+    expect(schema).toContain('      response:  200 application/json, 173 bytes: {"id":7');
     expect(schema).toContain(
-      `    reproduce: curl --insecure https://127.0.0.1:8443/v4/linode/instances/7 -H 'accept: application/json' -H "Authorization: Bearer $CONFORM_TOKEN"`,
+      `      reproduce: curl --insecure https://127.0.0.1:8443/v4/linode/instances/7 -H 'accept: application/json' -H "Authorization: Bearer $CONFORM_TOKEN"`,
     );
-    expect(generated).toContain("  generated case: seed -1893247561, path 41:2:0");
+    expect(generated).toContain("    generated case: seed -1893247561, path 41:2:0");
     expect(generated).toContain(
-      '    counterexample: {"+and":[{"region":"us-east"},{"label":{"+contains":"a\'b"}}]}',
+      '      counterexample: {"+and":[{"region":"us-east"},{"label":{"+contains":"a\'b"}}]}',
     );
     expect(generated).toContain(
-      "    replay: conform replay --suite x-filter --case filter-property --seed -1893247561 --path 41:2:0",
+      "      replay: conform replay --suite x-filter --case filter-property --seed -1893247561 --path 41:2:0",
     );
     expect(generated).toContain(
       `-H 'x-filter: {"+and":[{"region":"us-east"},{"label":{"+contains":"a'\\''b"}}]}'`,
     );
-    expect(errored).toContain("  error TRANSPORT_TIMEOUT: no answer from the target within 30000 ms");
+    expect(errored).toContain("  › workflows › node balancer health follows the node [balancer-health]");
+    expect(errored).toContain("    error TRANSPORT_TIMEOUT: no answer from the target within 30000 ms");
+    expect(text).toContain("4 failure groups, largest first:");
     expect(text).toContain("⚠ the target sent no X-RateLimit-Reset header");
     expect(text.trimEnd().split("\n").at(-1)).toMatch(
       /^✗ FAILED {2}2 failed, 1 errored, 2 passed, 1 skipped \(6 cases\) · 6 exchanges, 2 × 429, 2 retries · 5\/6 operations · .* · 31\.5 s$/,

@@ -14,7 +14,12 @@ import { escapeHtml } from "../../src/reporters/_internals/escape-html.ts";
 import { createHtmlReporter, htmlContentSecurityPolicy, htmlReportFile } from "../../src/reporters/html.ts";
 import { allGreenRun } from "../fixtures/events/all-green.ts";
 import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
-import { failingRun, hostileHtmlBody, hostileLabel } from "../fixtures/events/with-failures.ts";
+import {
+  failingRun,
+  hostileHtmlBody,
+  hostileLabel,
+  repeatedFailureRun,
+} from "../fixtures/events/with-failures.ts";
 import { feed, fileOptions } from "./helpers.ts";
 
 const executablePath = process.env.CONFORM_CHROMIUM ?? "/usr/bin/chromium";
@@ -163,13 +168,13 @@ describe("html reporter in Chromium", () => {
       );
 
       // The hostile bodies are shown as text, and nothing in them ran.
+      // Failure views start open.
       const first = page.locator("details#failure-0");
-      await first.locator("summary").click();
+      await expect(first.getAttribute("open")).resolves.toBe("");
       expect(await first.locator("pre.response").textContent()).toContain(
         hostileLabel.replaceAll('"', '\\"'),
       );
       const gateway = page.locator("details#failure-2");
-      await gateway.locator("summary").click();
       expect(await gateway.locator("pre.response").textContent()).toContain(hostileHtmlBody.slice(0, 60));
       expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator("img").count()).toBe(0);
@@ -183,6 +188,26 @@ describe("html reporter in Chromium", () => {
           fullPage: true,
         });
       }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("lists the failure groups largest first, linked to their cases; a failure's message is told once", async () => {
+    const { page, problems } = await open(repeatedFailureRun());
+    try {
+      const rows = page.locator("#group-table tr.group-row");
+      expect(await rows.count()).toBe(4);
+      const first = rows.first();
+      expect(await first.locator("td").first().textContent()).toBe("2");
+      expect(await first.textContent()).toContain("body-matches-schema");
+      expect(await first.textContent()).toContain("2 failures in 2 cases");
+      await first.getByRole("link").first().click();
+      const details = page.locator("details#failure-0");
+      expect(await details.locator("summary").textContent()).not.toContain("must be one of");
+      expect(await details.locator(".check .message").first().textContent()).toContain("must be one of");
+      expect(await details.locator(".check .group-link").first().getAttribute("href")).toMatch(/^#group-/);
+      expect(problems).toEqual([]);
     } finally {
       await page.close();
     }

@@ -13,7 +13,12 @@ import {
 import schema from "../../src/reporters/report.schema.json" with { type: "json" };
 import { allGreenRun } from "../fixtures/events/all-green.ts";
 import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
-import { failingRun, hostileHtmlBody, hostileLabel } from "../fixtures/events/with-failures.ts";
+import {
+  failingRun,
+  hostileHtmlBody,
+  hostileLabel,
+  repeatedFailureRun,
+} from "../fixtures/events/with-failures.ts";
 import { feed, fileOptions } from "./helpers.ts";
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
@@ -48,6 +53,27 @@ describe("json reporter", () => {
     const { report: value } = await report(events());
     expectValid(value);
     expect(value.schemaVersion).toBe(reportSchemaVersion);
+  });
+
+  it.each([
+    ["finished", repeatedFailureRun],
+    [
+      "stopped before run-finished",
+      () => repeatedFailureRun().filter((event) => event.type !== "run-finished"),
+    ],
+  ])("keeps the failure groups with every count, largest first (%s)", async (_name, events) => {
+    const { report: value } = await report(events());
+    expectValid(value);
+    expect(value.groups.map((group) => [group.checkId, group.failures, group.cases])).toEqual([
+      ["body-matches-schema", 2, 2],
+      ["error:TRANSPORT_TIMEOUT", 1, 1],
+      ["filter-semantics", 1, 1],
+      ["not-a-server-error", 1, 1],
+    ]);
+    const cases = value.suites.flatMap((suite) => suite.cases);
+    const schemaGroup = value.groups[0]!.id;
+    expect(cases.filter((one) => one.results.some((result) => result.group === schemaGroup))).toHaveLength(2);
+    expect(cases.find((one) => one.status === "errored")?.errorGroup).toBe(value.groups[1]!.id);
   });
 
   it("records the run's metadata, counts and coverage (all green)", async () => {

@@ -6,7 +6,7 @@ import type { RunEvent } from "../../src/core/events.ts";
 import { createJunitReporter, junitReportFile } from "../../src/reporters/junit.ts";
 import { allGreenRun } from "../fixtures/events/all-green.ts";
 import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
-import { failingRun, hostileLabel } from "../fixtures/events/with-failures.ts";
+import { failingRun, hostileLabel, repeatedFailureRun } from "../fixtures/events/with-failures.ts";
 import { feed, fileOptions } from "./helpers.ts";
 
 const xsdPath = join(import.meta.dirname, "../fixtures/junit/junit.xsd");
@@ -146,6 +146,18 @@ describe("junit reporter", () => {
     expect(errors[0]?.text).toContain("\\u001b[2J");
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
     expect(xml).not.toMatch(/[\u0000\u0007\u001b\uFFFF]/);
+  });
+
+  it("a group told in full once: a later case of the same group says 'same as group' instead", async () => {
+    const xml = await junit(repeatedFailureRun());
+    await validateAgainstXsd(xml);
+    const [first, again] = elements(xml, "failure").filter((failure) =>
+      failure.attributes.type?.startsWith("body-matches-schema"),
+    );
+    expect(first?.text).toContain("expected:");
+    expect(again?.text).toMatch(/✗ body-matches-schema: same as group [0-9a-f]{10} \(2×\): \/status must be/);
+    expect(again?.text).not.toContain("expected:");
+    expect(again?.attributes.message).toContain("body-matches-schema: /status must be one of");
   });
 
   it("a case the run was interrupted in is skipped, saying so (neither a failure nor an error)", async () => {

@@ -8,9 +8,9 @@ import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
 import { failingRun } from "../fixtures/events/with-failures.ts";
 import { feed, fileOptions } from "./helpers.ts";
 
-async function summary(events: RunEvent[], maxFailures?: number): Promise<string> {
+async function summary(events: RunEvent[], maxGroups?: number): Promise<string> {
   const options = await fileOptions();
-  await feed(createMarkdownReporter(options, maxFailures === undefined ? {} : { maxFailures }), events);
+  await feed(createMarkdownReporter(options, maxGroups === undefined ? {} : { maxGroups }), events);
   return readFile(join(options.outputDir, markdownReportFile), "utf8");
 }
 
@@ -43,21 +43,23 @@ describe("markdown reporter", () => {
     expect(text).not.toContain("Failures");
   });
 
-  it("lists failures with their first message, seeds included, hostile text inert", async () => {
+  it("lists failure groups largest first with their first message and case, seeds included, hostile text inert", async () => {
     const text = await summary(failingRun());
     expect(text.split("\n")[0]).toMatch(/^### ❌ conform failed: 2 failed, 1 errored, 2 passed, 1 skipped/);
-    expect(text).toContain("**Failures (3)**");
+    expect(text).toContain("**Failure groups (4), largest first**");
     const failures = text.split("\n").filter((line) => line.startsWith("- "));
-    expect(failures).toHaveLength(3);
-    expect(failures[0]).toMatch(
-      /^- `instances-read` › get one instance: ``body-matches-schema: \/status must be one of/,
+    expect(failures).toHaveLength(4);
+    expect(failures[0]).toMatch(/^- \*\*1×\*\* `body-matches-schema`: ``\/status must be one of/);
+    expect(failures[0]).toContain("(1 failure in 1 case; first in `instances-read` › get one instance)");
+    expect(failures[1]).toContain(
+      "`error:TRANSPORT_TIMEOUT`: `no answer from the target within 30000 ms` (1 failure in 1 case",
     );
-    expect(failures[1]).toContain("(seed `-1893247561`)");
-    expect(failures[2]).toContain("`TRANSPORT_TIMEOUT: no answer from the target within 30000 ms`");
+    expect(failures[2]).toContain("(seed `-1893247561`)");
+    expect(failures[3]).toContain("`not-a-server-error`");
     // The hostile label sits inside a code span (no HTML, links or mentions are rendered there), pipes escaped.
     expect(failures[0]).toContain("<script>window.__pwned = 1</script>");
     expect(failures[0]).toContain("\\|");
-    expect(failures[0]).toMatch(/^- .*``[^`].*`tick`.*[^`]``$/);
+    expect(failures[0]).toMatch(/^- \*\*1×\*\* `body-matches-schema`: ``[^`].*`tick`.*[^`]`` \(/);
     expect(text).toContain("2 × 429, 2 retries");
     expect(tableRows(text)).toHaveLength(3);
     expect(tableRows(text).every((row) => row.length === 7)).toBe(true);
@@ -65,8 +67,8 @@ describe("markdown reporter", () => {
 
   it("keeps a PR comment short", async () => {
     const text = await summary(failingRun(), 1);
-    expect(text.split("\n").filter((line) => line.startsWith("- `"))).toHaveLength(1);
-    expect(text).toContain("- … and 2 more: see the HTML or JSON report");
+    expect(text.split("\n").filter((line) => line.startsWith("- **"))).toHaveLength(1);
+    expect(text).toContain("- … and 3 more groups: see the HTML or JSON report");
   });
 
   it("says so when a run was interrupted or never finished", async () => {

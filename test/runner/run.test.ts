@@ -192,12 +192,19 @@ describe("a run against a target that breaks the contract", () => {
     ]) {
       expect(failedChecks).toContain(id);
     }
-    // Each failure was announced as it happened, once.
+    // Each failure was announced as it happened, once, with its group; the case reports a group's repeats as one
+    // result with their count.
     const announced = events.flatMap((event) =>
-      event.type === "check" && event.result.outcome.status === "failed" ? [event.result.checkId] : [],
+      event.type === "check" && event.result.outcome.status === "failed"
+        ? [`${event.result.checkId} ${event.result.group}`]
+        : [],
     );
     const reported = failedCases(events).flatMap((event) =>
-      event.results.filter((result) => result.outcome.status === "failed").map((result) => result.checkId),
+      event.results
+        .filter((result) => result.outcome.status === "failed")
+        .flatMap((result) =>
+          Array.from({ length: result.count ?? 1 }, () => `${result.checkId} ${result.group}`),
+        ),
     );
     expect(announced.sort()).toEqual(reported.sort());
     const withExchange = failedCases(events).find((event) => event.exchanges.length > 0);

@@ -2,9 +2,10 @@
  * A failed case told as plain text, the same way in the console, JUnit and Markdown: for each failed check, its
  * message and expected vs actual; the operation and the response it judged (status and a body excerpt); the curl
  * line that reproduces the request; and for a generated case the seed, path, counterexample and replay command.
+ * Also the failures of one group (the engine's grouping) found among the finished cases, for the group views.
  * @internal
  */
-import type { CaseFinished } from "../../core/events.ts";
+import type { CaseFinished, FailureGroup } from "../../core/events.ts";
 import type { Exchange } from "../../core/exchange.ts";
 import type { CheckResult } from "../../core/result.ts";
 import { curlLine } from "./curl.ts";
@@ -73,25 +74,62 @@ export interface FailureTextOptions {
   readonly indent?: string;
 }
 
-/** The whole failure as lines (without the case's heading). */
-export function failureLines(event: CaseFinished, options: FailureTextOptions = {}): string[] {
+/** `(×12 in this case)` for a result standing for repeats of its group in its case, else "". */
+export function repeatNote(result: CheckResult): string {
+  return (result.count ?? 1) > 1 ? ` (×${result.count} in this case)` : "";
+}
+
+/** One failed check as lines: message, expected/actual, and the exchange it judged unless `shown` has it. */
+export function checkLines(
+  check: FailedCheck,
+  options: FailureTextOptions = {},
+  shown: Set<number> = new Set(),
+): string[] {
   const indent = options.indent ?? "  ";
+  const lines = [`✗ ${check.result.checkId}: ${check.message}${repeatNote(check.result)}`];
+  if (check.hasExpected) lines.push(`${indent}expected: ${formatValue(check.expected, options.maxValue)}`);
+  if (check.hasActual) lines.push(`${indent}actual:   ${formatValue(check.actual, options.maxValue)}`);
+  const { exchange } = check;
+  if (exchange && !shown.has(exchange.id)) {
+    shown.add(exchange.id);
+    lines.push(`${indent}operation: ${operationLine(exchange)}`);
+    lines.push(`${indent}response:  ${responseLine(exchange, options.maxBody)}`);
+    lines.push(`${indent}reproduce: ${curlLine(exchange.request, { insecure: options.insecure })}`);
+  }
+  return lines;
+}
+
+/**
+ * The whole failure as lines (without the case's heading). With `described`, a failed check whose group is in it
+ * (told in full elsewhere) is one line: "same as group <id> (N×)".
+ */
+export function failureLines(
+  event: CaseFinished,
+  options: FailureTextOptions = {},
+  described?: ReadonlyMap<string, FailureGroup>,
+): string[] {
   const lines: string[] = [];
   if (event.status === "errored" && event.error)
     lines.push(`error ${event.error.code}: ${event.error.message}`);
   const shown = new Set<number>();
   for (const check of failedChecks(event)) {
-    lines.push(`✗ ${check.result.checkId}: ${check.message}`);
-    if (check.hasExpected) lines.push(`${indent}expected: ${formatValue(check.expected, options.maxValue)}`);
-    if (check.hasActual) lines.push(`${indent}actual:   ${formatValue(check.actual, options.maxValue)}`);
-    const { exchange } = check;
-    if (exchange && !shown.has(exchange.id)) {
-      shown.add(exchange.id);
-      lines.push(`${indent}operation: ${operationLine(exchange)}`);
-      lines.push(`${indent}response:  ${responseLine(exchange, options.maxBody)}`);
-      lines.push(`${indent}reproduce: ${curlLine(exchange.request, { insecure: options.insecure })}`);
-    }
+    const group = check.result.group === undefined ? undefined : described?.get(check.result.group);
+    if (group) lines.push(`✗ ${check.result.checkId}: ${sameAsGroup(group)}${repeatNote(check.result)}`);
+    else lines.push(...checkLines(check, options, shown));
   }
+  lines.push(...caseDetailLines(event, options));
+  return lines;
+}
+
+/** `same as group 3fa2c1d9e0 (1979×): X-Spec-Version is <n>…` */
+export function sameAsGroup(group: FailureGroup): string {
+  return `same as group ${group.id} (${group.failures}×): ${group.shape}`;
+}
+
+/** What reproduces a generated case and what the case logged, as lines. */
+export function caseDetailLines(event: CaseFinished, options: FailureTextOptions = {}): string[] {
+  const indent = options.indent ?? "  ";
+  const lines: string[] = [];
   const reproduction = event.reproduction;
   if (reproduction) {
     const path = reproduction.path === undefined ? "" : `, path ${reproduction.path}`;
@@ -103,4 +141,50 @@ export function failureLines(event: CaseFinished, options: FailureTextOptions = 
   }
   for (const log of event.logs ?? []) lines.push(`${indent}log: ${log}`);
   return lines;
+}
+
+/** One failure of a group: the case it happened in and the failed check (or, for an errored case, none). */
+export interface GroupFailure {
+  readonly event: CaseFinished;
+  readonly check: FailedCheck | undefined;
+}
+
+/**
+ * The finished cases' failures by group id, in the order the cases finished: a failed check under its result's
+ * group, an errored case under its error's group.
+ */
+export function failuresByGroup(cases: readonly CaseFinished[]): Map<string, GroupFailure[]> {
+  const byGroup = new Map<string, GroupFailure[]>();
+  const add = (id: string, failure: GroupFailure) => {
+    const list = byGroup.get(id);
+    if (list) list.push(failure);
+    else byGroup.set(id, [failure]);
+  };
+  for (const event of cases) {
+    if (event.errorGroup) add(event.errorGroup, { event, check: undefined });
+    for (const check of failedChecks(event))
+      if (check.result.group) add(check.result.group, { event, check });
+  }
+  return byGroup;
+}
+
+/** A group's examples to show in full: those that kept their exchange first, then the others, at most `max`. */
+export function groupExamples(failures: readonly GroupFailure[], max: number): GroupFailure[] {
+  const withExchange = failures.filter((one) => one.check?.exchange !== undefined);
+  const without = failures.filter((one) => one.check?.exchange === undefined);
+  return [...withExchange, ...without].slice(0, max);
+}
+
+/** `12 failures in 3 cases` (a group's size). */
+export function groupSize(group: FailureGroup): string {
+  const failures = `${group.failures} ${group.failures === 1 ? "failure" : "failures"}`;
+  return `${failures} in ${group.cases} ${group.cases === 1 ? "case" : "cases"}`;
+}
+
+/** `getComputeInstances (400), getRegions (3), … and 40 more operations`, or "" when none is known. */
+export function groupOperations(group: FailureGroup): string {
+  if (group.operations.length === 0) return "";
+  const named = group.operations.map((one) => `${one.operationId} (${one.failures})`).join(", ");
+  const more = group.operationCount - group.operations.length;
+  return more > 0 ? `${named}, … and ${more} more operations` : named;
 }

@@ -10,6 +10,8 @@ import type {
   CaseStarted,
   CaseStatus,
   Counts,
+  FailureGroup,
+  FailureGroupOpened,
   OperationCoverage,
   RunFinished,
   RunStarted,
@@ -58,6 +60,7 @@ export class RunRecord {
   retriesSeen = 0;
   rateLimitedSeen = 0;
   readonly #openCases = new Map<string, CaseStarted>();
+  readonly #groupsOpened = new Map<string, FailureGroupOpened["group"]>();
   readonly #statusesSeen = new Map<string, Set<number>>();
 
   /** The hooks that feed this record; a reporter calls them from its own hooks. */
@@ -99,6 +102,9 @@ export class RunRecord {
         }
         statuses.add(exchange.response.status);
       }
+    },
+    "failure-group": (event) => {
+      this.#groupsOpened.set(event.group.id, event.group);
     },
     "case-finished": (event) => {
       this.#openCases.delete(caseKey(event.suiteId, event.caseId));
@@ -217,6 +223,52 @@ export class RunRecord {
       statuses: [...statuses].sort((a, b) => a - b),
     }));
     return { total: this.started?.spec.operations ?? operations.length, operations };
+  }
+
+  /**
+   * The run's failure groups, largest first: the engine's once the run finished; before that (a run that stopped),
+   * the groups announced so far with the failures the finished cases reported for them.
+   */
+  groups(): readonly FailureGroup[] {
+    if (this.finished) return this.finished.groups;
+    const tallies = new Map<
+      string,
+      { failures: number; cases: { suiteId: string; caseId: string }[]; exchangesKept: number }
+    >();
+    const tally = (id: string, suiteId: string, caseId: string, failures: number, kept: number) => {
+      const entry = tallies.get(id) ?? { failures: 0, cases: [], exchangesKept: 0 };
+      entry.failures += failures;
+      entry.exchangesKept += kept;
+      if (!entry.cases.some((one) => one.suiteId === suiteId && one.caseId === caseId))
+        entry.cases.push({ suiteId, caseId });
+      tallies.set(id, entry);
+    };
+    for (const one of this.allCases()) {
+      if (one.errorGroup) tally(one.errorGroup, one.suiteId, one.caseId, 1, 0);
+      for (const result of one.results) {
+        if (result.outcome.status !== "failed" || !result.group) continue;
+        const kept = one.exchanges.some((exchange) => exchange.id === result.exchangeId) ? 1 : 0;
+        tally(result.group, one.suiteId, one.caseId, result.count ?? 1, kept);
+      }
+    }
+    return [...this.#groupsOpened.values()]
+      .map((opened) => {
+        const entry = tallies.get(opened.id) ?? { failures: 0, cases: [], exchangesKept: 0 };
+        return {
+          id: opened.id,
+          checkId: opened.checkId,
+          shape: opened.shape,
+          example: opened.example,
+          failures: entry.failures,
+          cases: entry.cases.length,
+          firstCases: entry.cases.slice(0, 5),
+          operations: [],
+          operationCount: 0,
+          exchangesKept: entry.exchangesKept,
+        };
+      })
+      .filter((group) => group.failures > 0)
+      .sort((a, b) => b.failures - a.failures || a.checkId.localeCompare(b.checkId));
   }
 
   /** Distinct statuses seen over all operations. */

@@ -1,0 +1,130 @@
+/**
+ * A flood: one header wrong on every answer. A small proxy of our own (node:http on 127.0.0.1) stands in front of
+ * the reference server and sets `X-RateLimit-Reset` to a fixed time in the past on every answer; the reference has
+ * one real defect besides (`filter-neq-ignored`). A full run must give one failure group per check for the header,
+ * with its count, keep the filter defect visible beside it, and stay short: the console under 300 lines and
+ * report.json under 2 MB.
+ */
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "../../src/core/events.ts";
+import { createReferenceServer } from "../../src/reference/server.ts";
+import { createReporters } from "../../src/reporters/index.ts";
+import { runConfigDefaults } from "../../src/runner/config.ts";
+import { keptExchangesPerGroup } from "../../src/runner/failure-groups.ts";
+import { runConformance } from "../../src/runner/run.ts";
+import { embeddedRateLimits, embeddedTimeScale } from "../../src/runner/target.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { bundledSpec } from "../helpers/reference.ts";
+
+/** 2023-11-14T22:13:20Z: long past. */
+const resetInThePast = "1700000000";
+
+const reference = await createReferenceServer({
+  spec: await bundledSpec(),
+  http: true,
+  timeScale: embeddedTimeScale,
+  ...embeddedRateLimits,
+  faults: ["filter-neq-ignored"],
+});
+const upstream = new URL(reference.authUrl);
+const proxy = createServer((incoming, outgoing) => {
+  const forward = request(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: incoming.method,
+      path: incoming.url,
+      headers: { ...incoming.headers, host: upstream.host },
+    },
+    (answer) => {
+      const headers = { ...answer.headers };
+      if (headers["x-ratelimit-reset"] !== undefined) headers["x-ratelimit-reset"] = resetInThePast;
+      outgoing.writeHead(answer.statusCode ?? 502, headers);
+      answer.pipe(outgoing);
+    },
+  );
+  forward.on("error", () => outgoing.destroy());
+  incoming.pipe(forward);
+});
+await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+  await reference.close();
+});
+
+describe("a target that breaks one header on every answer", () => {
+  it("is one failure group per check with its count, the other defect beside it, in a short console and report", async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), "conform-flood-"));
+    let consoleText = "";
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        consoleText += String(chunk);
+        done();
+      },
+    });
+    const reporters = createReporters(["console", "json"], { outputDir, stream, isTTY: false, ci: true });
+    const events: RunEvent[] = [];
+    const finished = await runConformance(
+      {
+        ...runConfigDefaults,
+        specPath: bundledSpecPath,
+        seed: 1,
+        baseUrl: `${origin}/v4`,
+        authUrl: origin,
+        token: reference.token,
+        allowWrites: true,
+        suiteOptions: { login: { username: reference.user.username, password: reference.user.password } },
+      },
+      {
+        runId: "20261124T000000Z-flood",
+        listeners: [(event) => void events.push(event), (event) => reporters.emit(event)],
+        signal: new AbortController().signal,
+        toolVersion: "test",
+      },
+    );
+    await reporters.close();
+    expect(finished.exitCode).toBe(1);
+
+    // The header: one group per check that judged it, with its count.
+    const resetGroups = finished.groups.filter((group) => group.example.includes("X-RateLimit-Reset"));
+    const byCheck = Map.groupBy(resetGroups, (group) => group.checkId);
+    expect(
+      [...byCheck.values()].every((groups) => groups.length === 1),
+      JSON.stringify(resetGroups),
+    ).toBe(true);
+    const header = byCheck.get("rate-limit-headers")?.[0];
+    expect(header?.failures).toBeGreaterThan(100);
+    expect(header?.cases).toBeGreaterThan(10);
+    expect(header?.exchangesKept).toBe(keptExchangesPerGroup);
+    expect(header?.operationCount).toBeGreaterThan(10);
+    // Every failure is counted: the results' counts add up to the group's.
+    const counted = events
+      .filter((event) => event.type === "case-finished")
+      .flatMap((event) => event.results)
+      .filter((result) => result.group === header?.id)
+      .reduce((sum, result) => sum + (result.count ?? 1), 0);
+    expect(counted).toBe(header?.failures);
+
+    // The real defect is there beside it.
+    expect(finished.groups.some((group) => /oracle/.test(group.checkId))).toBe(true);
+
+    // Short outputs: the console lists the groups, the report keeps counts and a few exchanges per group.
+    const lines = consoleText.split("\n").length;
+    expect(lines).toBeLessThan(300);
+    expect(consoleText).toContain(`${header?.failures}× rate-limit-headers`);
+    const reportPath = join(outputDir, "report.json");
+    expect(statSync(reportPath).size).toBeLessThan(2 * 1024 * 1024);
+    const report = JSON.parse(readFileSync(reportPath, "utf8"));
+    expect(report.groups.map((group: { id: string }) => group.id)).toEqual(
+      finished.groups.map((group) => group.id),
+    );
+  }, 300_000);
+});
