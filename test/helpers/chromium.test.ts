@@ -24,7 +24,9 @@ describe("which Chromium the browser tests use", () => {
       const browser = await launchChromium();
       try {
         const page = await browser.newPage();
-        await page.setContent("<p id=out></p><script>document.getElementById('out').textContent = 'ran'</script>");
+        await page.setContent(
+          "<p id=out></p><script>document.getElementById('out').textContent = 'ran'</script>",
+        );
         expect(await page.locator("#out").textContent()).toBe("ran");
       } finally {
         await browser.close();

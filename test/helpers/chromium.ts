@@ -74,7 +74,9 @@ function unpackNpmChromium(): Promise<Unpacked> {
       );
     }
     const packageFolder = dirname(dirname(entry));
-    const { version } = JSON.parse(await readFile(join(packageFolder, "package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(await readFile(join(packageFolder, "package.json"), "utf8")) as {
+      version: string;
+    };
     const bin = join(packageFolder, "bin");
     const cache = join(repositoryRoot, "node_modules", ".cache", `conform-chromium-${version}`);
     const result: Unpacked = {
