@@ -44,6 +44,8 @@ export interface RunStarted {
   };
   readonly spec: { readonly source: string; readonly version: string; readonly operations: number };
   readonly seed: number;
+  /** What every label of a resource this run creates starts with (`conform-<last six of the run id>`). */
+  readonly labelPrefix: string;
   readonly suites: readonly PlannedSuite[];
   readonly toolVersion: string;
   readonly nodeVersion: string;

@@ -170,6 +170,8 @@ export function createConsoleReporter(
     ];
     print("");
     print(`${verdict}  ${facts.join(paint("gray", " · "))}`);
+    const { runId, labelPrefix } = record.started;
+    print(paint("gray", `run ${terminalSafe(runId, true)} · labels ${terminalSafe(labelPrefix, true)}-*`));
   };
 
   return {
@@ -182,7 +184,7 @@ export function createConsoleReporter(
       plannedCases = event.suites.reduce((sum, suite) => sum + suite.cases, 0);
       const target = `${terminalSafe(event.target.baseUrl, true)}${event.target.embedded ? " (embedded reference)" : ""}`;
       print(
-        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)}`)}`,
+        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)} · labels ${terminalSafe(event.labelPrefix, true)}-*`)}`,
       );
     },
     "suite-started": (event) => {

@@ -20,7 +20,7 @@ import { writeReportFile } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "1.0.0";
+export const reportSchemaVersion = "1.1.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -109,6 +109,8 @@ export interface JsonReport {
   readonly target: { readonly baseUrl: string; readonly authUrl: string | null; readonly embedded: boolean };
   readonly spec: RunStarted["spec"];
   readonly seed: number;
+  /** The label prefix of what the run created: `conform cleanup --prefix` (or `--from-report`) finds leftovers by it. */
+  readonly labelPrefix: string;
   readonly counts: JsonCounts;
   readonly checks: { readonly passed: number; readonly failed: number; readonly skipped: number };
   readonly exchanges: {
@@ -243,6 +245,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
     },
     spec: { source: started.spec.source, version: started.spec.version, operations: started.spec.operations },
     seed: started.seed,
+    labelPrefix: started.labelPrefix,
     counts: withTotal(record.counts),
     checks: {
       passed: cases.reduce((sum, one) => sum + one.passedChecks, 0),

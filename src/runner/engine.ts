@@ -148,6 +148,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     target: { baseUrl: target.baseUrl, authUrl: target.authUrl, embedded: target.embedded },
     spec: { source: spec.source, version: spec.version, operations: spec.operations.all().length },
     seed: config.seed,
+    labelPrefix: deps.labels.stem,
     suites: planned,
     toolVersion: input.toolVersion,
     nodeVersion: process.version,
