@@ -3,7 +3,7 @@
  * and writes reports. The handler maps arguments to a RunConfig, calls the runner, returns the exit code.
  * @module
  */
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import type { RunFinished } from "../../core/events.ts";
@@ -255,8 +255,9 @@ export async function runWithReporters(
   hooks?: SuiteHooks,
 ): Promise<number> {
   const runId = newRunId();
+  const outputDir = join(config.reportDir, runId);
   const reporters = createReporters(config.reporters, {
-    outputDir: join(config.reportDir, runId),
+    outputDir,
     stream: process.stdout,
     isTTY: Boolean(process.stdout.isTTY),
     ci: Boolean(process.env.CI),
@@ -282,8 +283,24 @@ export async function runWithReporters(
     return finished.exitCode;
   } finally {
     process.off("SIGINT", interrupt);
-    await reporters.close();
+    const latest = await reporters.close();
+    if (reporters.files.length > 0)
+      process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
   }
+}
+
+/** Where the reports went: `reports: reports/<run>/{report.json, ...} (also in reports/latest/)`. */
+export function reportPathsLine(
+  outputDir: string,
+  files: readonly string[],
+  latest: string | undefined,
+): string {
+  const shown = (path: string) => {
+    const fromHere = relative(process.cwd(), path);
+    return fromHere.startsWith("..") || isAbsolute(fromHere) ? path : fromHere;
+  };
+  const mirror = latest ? ` (also in ${shown(latest)}${sep})` : "";
+  return `reports: ${files.map((file) => shown(join(outputDir, file))).join(", ")}${mirror}`;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {
