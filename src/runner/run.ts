@@ -16,6 +16,7 @@ import { EventBus, type RunListener } from "./event-bus.ts";
 import { selectSuites } from "./selection.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
+import { transportReason } from "./tls-advice.ts";
 
 export interface RunOptions {
   readonly runId: string;
@@ -96,8 +97,9 @@ async function assertReachable(baseUrl: string, ca: string | undefined, config: 
     });
     await answer.body.dump();
   } catch (error) {
-    const reason = (error as Error)?.message ?? String(error);
-    throw new TargetUnreachableError(`target ${baseUrl} is unreachable: ${reason}`, { cause: error });
+    throw new TargetUnreachableError(`target ${baseUrl} is unreachable: ${transportReason(error)}`, {
+      cause: error,
+    });
   } finally {
     await agent.close();
   }
