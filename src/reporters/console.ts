@@ -202,6 +202,21 @@ export function createConsoleReporter(
       print(suiteLine(event));
       drawBar(true);
     },
+    "rate-limit-wait": (event) => {
+      const why =
+        event.reason === "window"
+          ? "its rate-limit window is spent (X-RateLimit-Remaining 0)"
+          : event.reason === "retry-after"
+            ? "answered 429 (Retry-After)"
+            : "the --rate-limit budget";
+      print(
+        paint(
+          "gray",
+          `⏳ waiting ${formatDuration(event.waitMs)} for ${terminalSafe(event.limit, true)}: ${why}`,
+        ),
+      );
+      drawBar(true);
+    },
     warning: (event) => {
       record.hooks.warning(event);
       print(`${paint("yellow", "⚠")} ${terminalSafe(event.message, true)}`);

@@ -142,3 +142,19 @@ describe("console reporter", () => {
     expect(text.match(/INTERRUPTED|STOPPED/g)).toHaveLength(1);
   });
 });
+
+describe("console reporter: rate-limit waits", () => {
+  it.each([
+    ["window", "⏳ waiting 42.0 s for getRegions: its rate-limit window is spent (X-RateLimit-Remaining 0)"],
+    ["retry-after", "⏳ waiting 42.0 s for getRegions: answered 429 (Retry-After)"],
+    ["budget", "⏳ waiting 42.0 s for getRegions: the --rate-limit budget"],
+  ] as const)(
+    "says which limit it waits for and how long (%s), as a line of its own",
+    async (reason, line) => {
+      const events = allGreenRun();
+      events.splice(1, 0, { type: "rate-limit-wait", limit: "getRegions", waitMs: 42_000, reason });
+      const text = await output(events);
+      expect(text.split("\n")[1]).toBe(line);
+    },
+  );
+});
