@@ -6,6 +6,7 @@ import yargs from "yargs";
 import { ConfigError, ToolkitError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { commands } from "./commands/index.ts";
+import { toolVersion } from "./version.ts";
 
 /** A usage mistake yargs found: one line and a pointer to --help, no stack. */
 class UsageError extends ConfigError {}
@@ -13,6 +14,11 @@ class UsageError extends ConfigError {}
 /** Runs the CLI with the given arguments and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
+  // Answered here rather than by yargs, which would end the process: main() resolves to an exit code.
+  if (argv.length === 1 && argv[0] === "--version") {
+    process.stdout.write(`${toolVersion}\n`);
+    return ExitCode.ok;
+  }
   const cli = yargs([...argv])
     .scriptName("conform")
     .usage("$0 <command> [options]\n\nConformance and contract testing for the Cloud Infrastructure API v4.")
@@ -21,7 +27,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .recommendCommands()
     .help()
     .alias("h", "help")
-    .version(false)
+    .version("version", "Show conform's version", toolVersion)
     .wrap(Math.min(110, process.stdout.columns || 110))
     .fail((message, error) => {
       // yargs calls this for its own parse and validation errors (YError, e.g. an unreadable config file) and

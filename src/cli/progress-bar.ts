@@ -1,7 +1,7 @@
 /**
  * The progress of a `conform fuzz` campaign: the property being checked and how many of its runs are done. On a
- * terminal, one line redrawn in place on stderr (stdout stays the reporters'); elsewhere (CI logs), one line when
- * a property starts.
+ * terminal, one line redrawn in place on stderr (stdout stays the reporters'); elsewhere, and under CI (`CI` set,
+ * even on a terminal), one line when a property starts.
  * @module
  */
 
@@ -20,16 +20,18 @@ export function renderBar(done: number, total: number, width: number): string {
 export class ProgressBar {
   readonly #stream: ProgressStream;
   readonly #title: string;
+  readonly #redraw: boolean;
   #shown = false;
 
-  constructor(stream: ProgressStream, title: string) {
+  constructor(stream: ProgressStream, title: string, options: { readonly ci?: boolean } = {}) {
     this.#stream = stream;
     this.#title = title;
+    this.#redraw = Boolean(stream.isTTY) && !options.ci;
   }
 
   /** Run `run` of `of` of the property `label` is done (`run === of`: the property is finished). */
   update(label: string, run: number, of: number): void {
-    if (!this.#stream.isTTY) {
+    if (!this.#redraw) {
       if (run === 1) this.#stream.write(`${this.#title}: ${label} (${of} runs)\n`);
       return;
     }

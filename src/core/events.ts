@@ -49,6 +49,8 @@ export interface RunStarted {
   };
   readonly spec: { readonly source: string; readonly version: string; readonly operations: number };
   readonly seed: number;
+  /** What every label of a resource this run creates starts with (`conform-<last six of the run id>`). */
+  readonly labelPrefix: string;
   readonly suites: readonly PlannedSuite[];
   readonly toolVersion: string;
   readonly nodeVersion: string;
@@ -180,6 +182,18 @@ export interface RunFinished {
   readonly exitCode: number;
 }
 
+/**
+ * The run holds its requests to one limit for a while (one event per spent window, only for waits of a second or
+ * more): a spent `X-RateLimit-*` window, a 429's `Retry-After`, or the fixed `--rate-limit` budget.
+ */
+export interface RateLimitWait {
+  readonly type: "rate-limit-wait";
+  /** The limit: the operation (or method and path) whose window is spent. */
+  readonly limit: string;
+  readonly waitMs: number;
+  readonly reason: "window" | "retry-after" | "budget";
+}
+
 export interface RunWarning {
   readonly type: "warning";
   readonly message: string;
@@ -195,6 +209,7 @@ export type RunEvent =
   | CaseFinished
   | SuiteFinished
   | RunFinished
+  | RateLimitWait
   | RunWarning;
 
 export type RunEventType = RunEvent["type"];

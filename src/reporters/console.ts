@@ -260,6 +260,8 @@ export function createConsoleReporter(
     ];
     print("");
     print(`${verdict}  ${facts.join(paint("gray", " · "))}`);
+    const { runId, labelPrefix } = record.started;
+    print(paint("gray", `run ${terminalSafe(runId, true)} · labels ${terminalSafe(labelPrefix, true)}-*`));
   };
 
   return {
@@ -272,7 +274,7 @@ export function createConsoleReporter(
       plannedCases = event.suites.reduce((sum, suite) => sum + suite.cases, 0);
       const target = `${terminalSafe(event.target.baseUrl, true)}${event.target.embedded ? " (embedded reference)" : ""}`;
       print(
-        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)}`)}`,
+        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)} · labels ${terminalSafe(event.labelPrefix, true)}-*`)}`,
       );
     },
     "suite-started": (event) => {
@@ -288,6 +290,21 @@ export function createConsoleReporter(
     "suite-finished": (event) => {
       record.hooks["suite-finished"](event);
       print(suiteLine(event));
+      drawBar(true);
+    },
+    "rate-limit-wait": (event) => {
+      const why =
+        event.reason === "window"
+          ? "its rate-limit window is spent (X-RateLimit-Remaining 0)"
+          : event.reason === "retry-after"
+            ? "answered 429 (Retry-After)"
+            : "the --rate-limit budget";
+      print(
+        paint(
+          "gray",
+          `⏳ waiting ${formatDuration(event.waitMs)} for ${terminalSafe(event.limit, true)}: ${why}`,
+        ),
+      );
       drawBar(true);
     },
     warning: (event) => {

@@ -118,6 +118,8 @@ export interface JsonReport {
   readonly target: { readonly baseUrl: string; readonly authUrl: string | null; readonly embedded: boolean };
   readonly spec: RunStarted["spec"];
   readonly seed: number;
+  /** The label prefix of what the run created: `conform cleanup --prefix` (or `--from-report`) finds leftovers by it. */
+  readonly labelPrefix: string;
   readonly counts: JsonCounts;
   readonly checks: { readonly passed: number; readonly failed: number; readonly skipped: number };
   readonly exchanges: {
@@ -262,6 +264,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
     },
     spec: { source: started.spec.source, version: started.spec.version, operations: started.spec.operations },
     seed: started.seed,
+    labelPrefix: started.labelPrefix,
     counts: withTotal(record.counts),
     checks: {
       passed: cases.reduce((sum, one) => sum + one.passedChecks, 0),

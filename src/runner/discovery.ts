@@ -2,9 +2,13 @@
  * Finds suite files (`*.suite.ts`, `.suite.js`, `.suite.mjs`) under the project's `suites/` and any paths the user
  * names, imports them and checks what they export. A file that fails to load stops the run (exit 2) with the
  * file and the reason: a suite silently missing would be a check silently skipped.
+ * A suite file anywhere on disk imports the suite API by the package's name (`import { defineSuite } from
+ * "cloud-api-conformance"`): a resolve hook, registered before the first suite loads, maps that name to this
+ * checkout's `src/index.ts` (the module the runner itself uses), so no install beside the suite is needed.
  * @module
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { registerHooks } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { SuiteLoadError } from "../core/errors.ts";
@@ -13,6 +17,23 @@ import type { Suite } from "./suite-api.ts";
 export const projectSuitesDir = fileURLToPath(new URL("../../suites/", import.meta.url));
 
 const suiteFile = /\.suite\.(ts|mts|js|mjs)$/;
+
+/** The name suites import the suite API by: the package's own (package.json `name`, whose `exports` agree). */
+export const packageName: string = (
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string }
+).name;
+const suiteApiUrl = new URL("../index.ts", import.meta.url).href;
+let suiteApiHooked = false;
+
+/** Lets any file import the suite API by the package's name (once per process). */
+function hookSuiteApi(): void {
+  if (suiteApiHooked) return;
+  suiteApiHooked = true;
+  registerHooks({
+    resolve: (specifier, context, nextResolve) =>
+      specifier === packageName ? { url: suiteApiUrl, shortCircuit: true } : nextResolve(specifier, context),
+  });
+}
 
 function filesUnder(path: string): string[] {
   let stats: ReturnType<typeof statSync>;
@@ -51,6 +72,7 @@ export async function discoverSuites(
   const roots = [...(includeProject ? [projectSuitesDir] : []), ...extraPaths.map((path) => resolve(path))];
   const files = [...new Set(roots.flatMap(filesUnder))];
   const found: DiscoveredSuite[] = [];
+  hookSuiteApi();
   const byId = new Map<string, string>();
   for (const file of files) {
     let module: { default?: unknown };

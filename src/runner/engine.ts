@@ -120,6 +120,9 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const suiteOptions = suiteOptionsFor(config, target);
   const login = suiteOptions.login as { password?: unknown } | undefined;
   if (typeof login?.password === "string") secrets.add(login.password);
+  // The pacing key is `<operation>\u0000<caller>`: the limit is named by its operation, never by the token.
+  const announceWait = (key: string, waitMs: number, reason: "window" | "budget" | "retry-after") =>
+    bus.emit({ type: "rate-limit-wait", limit: key.split("\u0000")[0] ?? key, waitMs, reason });
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     ca: target.ca,
@@ -128,7 +131,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     maxResponseBytes: config.maxResponseBytes,
     maxRetries: config.maxRetries,
     maxRetryWaitMs: config.maxRetryWaitMs,
-    pacer: new RatePacer(config.rate),
+    pacer: new RatePacer(config.rate, undefined, (key, waitMs, reason) => announceWait(key, waitMs, reason)),
+    onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
     secrets,
     matchOperation: operationMatcher(spec, target),
   });
@@ -167,6 +171,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     target: { baseUrl: target.baseUrl, authUrl: target.authUrl, embedded: target.embedded },
     spec: { source: spec.source, version: spec.version, operations: spec.operations.all().length },
     seed: config.seed,
+    labelPrefix: deps.labels.stem,
     suites: planned,
     toolVersion: input.toolVersion,
     nodeVersion: process.version,

@@ -20,7 +20,7 @@ import {
   type SecretValues,
 } from "../core/redact.ts";
 import { abortRelayOf } from "./abort-relay.ts";
-import { type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
+import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -32,6 +32,8 @@ export interface ClientOptions {
   readonly maxRetries: number;
   readonly maxRetryWaitMs: number;
   readonly pacer: RatePacer;
+  /** Told of a 429's `Retry-After` wait of a second or more (the pacer tells its own). */
+  readonly onRetryWait?: (key: string, waitMs: number) => void;
   readonly secrets: SecretValues;
   /** Which spec operation a request hits (for coverage and pacing keys). */
   readonly matchOperation: (method: string, url: string) => string | undefined;
@@ -171,6 +173,7 @@ export class HttpClient {
         this.#options.maxRetryWaitMs,
       );
       this.retries += 1;
+      if (wait >= announcedWaitMs) this.#options.onRetryWait?.(key, wait);
       await this.#clock.sleep(wait, outgoing.signal);
     }
   }

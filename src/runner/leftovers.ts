@@ -14,6 +14,7 @@ import { ConfigError, TargetUnreachableError } from "../core/errors.ts";
 import { SecretValues } from "../core/redact.ts";
 import { HttpClient, type LiveResponse, TransportError } from "./http-client.ts";
 import { RatePacer } from "./rate-pacer.ts";
+import { transportReason } from "./tls-advice.ts";
 
 export type LeftoverKind = "node" | "profile" | "load balancer" | "instance" | "OAuth client" | "token";
 
@@ -89,9 +90,12 @@ class Lister {
     } catch (error) {
       // No answer at all (refused, timed out, TLS not trusted): the cleanup cannot do its job.
       if (error instanceof TransportError) {
-        throw new TargetUnreachableError(`target ${this.options.baseUrl} is unreachable: ${error.message}`, {
-          cause: error,
-        });
+        throw new TargetUnreachableError(
+          `target ${this.options.baseUrl} is unreachable: ${transportReason(error)}`,
+          {
+            cause: error,
+          },
+        );
       }
       throw error;
     }

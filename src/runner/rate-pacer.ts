@@ -2,7 +2,8 @@
  * Pacing so a run does not provoke 429s: with a fixed budget, requests are spaced evenly (N per second); in
  * `auto`, the pacer learns each rate-limit window from `X-RateLimit-Remaining`/`Reset` answers and, when a window
  * is spent, holds the next requests of that window until it resets. Windows are keyed by operation, as targets
- * apply dedicated limits per kind of endpoint.
+ * apply dedicated limits per kind of endpoint. A wait of a second or more is announced (`onWait`) once per window,
+ * so a person watching knows why nothing moves.
  * @module
  */
 import type { RatePolicy } from "./config.ts";
@@ -33,22 +34,34 @@ export const realPacerClock: PacerClock = {
     }),
 };
 
+/** Told of a wait worth saying (a second or more): the pacing key, how long, and why. */
+export type WaitListener = (key: string, waitMs: number, reason: "window" | "budget") => void;
+
+/** Waits shorter than this are not announced: they are pacing, not a stall. */
+export const announcedWaitMs = 1000;
+
 export class RatePacer {
   readonly #windows = new Map<string, WindowState>();
+  /** The window (its reset time) last announced per key, so concurrent requests announce it once. */
+  readonly #announced = new Map<string, number>();
+  #budgetAnnounced = 0;
+  readonly #onWait: WaitListener | undefined;
   #nextSlot = 0;
   /** Total milliseconds spent waiting, for the report. */
   waitedMs = 0;
   readonly #policy: RatePolicy;
   readonly #clock: PacerClock;
 
-  constructor(policy: RatePolicy, clock: PacerClock = realPacerClock) {
+  constructor(policy: RatePolicy, clock: PacerClock = realPacerClock, onWait?: WaitListener) {
     this.#policy = policy;
     this.#clock = clock;
+    this.#onWait = onWait;
   }
 
   /** Waits until a request to `key` may go: undefined when it may go at once (no promise to await, the usual case). */
   acquire(key: string, signal?: AbortSignal): Promise<void> | undefined {
     let wait = 0;
+    let reason: "window" | "budget" = "budget";
     const now = this.#clock.now();
     if (this.#policy.kind === "fixed") {
       const spacing = 1000 / this.#policy.perSecond;
@@ -58,12 +71,24 @@ export class RatePacer {
     }
     const window = this.#windows.get(key);
     if (window && window.resetAt > now) {
-      if (window.remaining <= 0) wait = Math.max(wait, window.resetAt - now + 50);
+      if (window.remaining <= 0 && window.resetAt - now + 50 > wait) {
+        wait = window.resetAt - now + 50;
+        reason = "window";
+      }
       // Count the request against the window before the answer comes, so concurrent requests see it.
       window.remaining -= 1;
     }
     if (wait <= 0) return undefined;
     this.waitedMs += wait;
+    if (this.#onWait && wait >= announcedWaitMs) {
+      if (reason === "window" && this.#announced.get(key) !== window?.resetAt) {
+        this.#announced.set(key, window?.resetAt ?? 0);
+        this.#onWait(key, wait, reason);
+      } else if (reason === "budget" && now >= this.#budgetAnnounced) {
+        this.#budgetAnnounced = now + wait;
+        this.#onWait(key, wait, reason);
+      }
+    }
     return this.#clock.sleep(wait, signal);
   }
 

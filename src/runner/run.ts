@@ -20,6 +20,7 @@ import { preflight } from "./preflight.ts";
 import { selectSuites } from "./selection.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
+import { transportReason } from "./tls-advice.ts";
 
 export interface RunOptions {
   readonly runId: string;
@@ -123,8 +124,7 @@ async function checkTarget(
         text: await answer.body.text(),
       };
     } catch (error) {
-      const reason = (error as Error)?.message ?? String(error);
-      throw new TargetUnreachableError(`target ${target.baseUrl} is unreachable: ${reason}`, {
+      throw new TargetUnreachableError(`target ${target.baseUrl} is unreachable: ${transportReason(error)}`, {
         cause: error,
       });
     }

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -62,7 +62,7 @@ function runBackEnds(server: ReferenceServer) {
     "--suite",
     "workflow-back-ends",
     "--reporter",
-    "json",
+    "console,json",
     "--report-dir",
     mkdtempSync(join(tmpdir(), "conform-cleanup-")),
   ]);
@@ -134,7 +134,25 @@ describe("conform cleanup", () => {
     expect(dry.output()).not.toMatch(/production-web/);
     expect(leftovers(server)).toEqual(left);
 
-    const real = conform(["cleanup", "--base-url", server.baseUrl, "--token", token, "--prefix", "conform"]);
+    // The prefix as the run printed it at its start.
+    const printed = /labels (conform-[a-z0-9]{6})-\*/.exec(run.output())?.[1];
+    expect(printed, run.output()).toBeDefined();
+    const runId = /· run (\S+)/.exec(run.output())?.[1] ?? "";
+    const byRun = conform([
+      "cleanup",
+      "--base-url",
+      server.baseUrl,
+      "--token",
+      token,
+      "--run",
+      runId,
+      "--dry-run",
+    ]);
+    expect(await byRun.exited, byRun.output()).toBe(0);
+    expect(byRun.output()).toContain(`prefix ${printed}`);
+    expect(byRun.output()).toMatch(/would delete load balancer \d+ \(conform-\w+-backends\)/);
+
+    const real = conform(["cleanup", "--base-url", server.baseUrl, "--token", token, "--prefix", printed!]);
     expect(await real.exited, real.output()).toBe(0);
     const lines = real.output().split("\n");
     const order = ["deleted profile", "deleted load balancer", "deleted instance"].map((start) =>
@@ -152,6 +170,47 @@ describe("conform cleanup", () => {
     const again = conform(["cleanup", "--base-url", server.baseUrl, "--token", token, "--prefix", "conform"]);
     expect(await again.exited).toBe(0);
     expect(again.output()).toMatch(/0 of 0 leftovers deleted/);
+  });
+
+  it("--from-report finds the run's prefix and target in its report.json, and deletes only that run's", async () => {
+    const server = await startTarget();
+    for (const label of ["conform-0z3fa0-web", "conform-1z9bb1-web"]) {
+      const created = await fetch(`${server.baseUrl}/nodebalancers`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ region: "us-east", label }),
+      });
+      expect(created.status).toBe(200);
+    }
+    const report = join(mkdtempSync(join(tmpdir(), "conform-cleanup-")), "report.json");
+    writeFileSync(
+      report,
+      JSON.stringify({
+        runId: "20261123T021500Z-3fa0",
+        labelPrefix: "conform-0z3fa0",
+        target: { baseUrl: server.baseUrl, authUrl: null, embedded: false },
+      }),
+    );
+    const cleaned = conform(["cleanup", "--from-report", report, "--token", token]);
+    expect(await cleaned.exited, cleaned.output()).toBe(0);
+    expect(cleaned.output()).toContain(`conform cleanup → ${server.baseUrl}  prefix conform-0z3fa0`);
+    expect(cleaned.output()).toMatch(/1 of 1 leftover deleted/);
+    expect([...server.state.nodeBalancers.values()].map((record) => record.label)).toEqual([
+      "conform-1z9bb1-web",
+    ]);
+  });
+
+  it.each([
+    [["--from-report", "/nonexistent/report.json"], /cannot be read as JSON/],
+    [
+      ["--prefix", "conform", "--run", "x"],
+      /give one of --prefix, --run, --from-report, not --prefix and --run/,
+    ],
+    [[], /say whose leftovers/],
+  ])("refuses %j with exit 2, saying why", async (args, message) => {
+    const refused = conform(["cleanup", "--base-url", "http://127.0.0.1:9/v4", "--token", token, ...args]);
+    expect(await refused.exited).toBe(2);
+    expect(refused.output()).toMatch(message);
   });
 
   it.each([

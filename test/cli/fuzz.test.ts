@@ -89,9 +89,14 @@ describe("progress bar", () => {
     expect(written).toBe(before);
   });
 
-  it("elsewhere prints a line as each property starts", () => {
+  it.each([
+    ["off a terminal", false, false],
+    ["under CI, even on a terminal", true, true],
+  ])("%s prints a line as each property starts, never a bar", (_name, isTTY, ci) => {
     let written = "";
-    const bar = new ProgressBar({ write: (chunk: string) => (written += chunk) }, "fuzz filters");
+    const bar = new ProgressBar({ isTTY, write: (chunk: string) => (written += chunk) }, "fuzz filters", {
+      ci,
+    });
     for (let run = 1; run <= 3; run += 1) bar.update("p", run, 3);
     expect(written).toBe("fuzz filters: p (3 runs)\n");
   });

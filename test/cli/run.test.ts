@@ -42,6 +42,16 @@ describe("conform run", () => {
     expect(valid).toBe(true);
     expect(report.run?.seed ?? report.seed).toBe(5);
     expect(readFileSync(join(reportDir, "latest", "junit.xml"), "utf8")).toContain("<testsuites");
+    // The report's label prefix, and the last line saying where the reports went.
+    expect(report.labelPrefix).toBe(
+      `conform-${report.runId
+        .replace(/[^a-z0-9]/gi, "")
+        .slice(-6)
+        .toLowerCase()}`,
+    );
+    expect(result.out.trimEnd().split("\n").at(-1)).toBe(
+      `reports: ${join(reportDir, report.runId, "report.json")}, ${join(reportDir, report.runId, "junit.xml")} (also in ${join(reportDir, "latest")}/)`,
+    );
   });
 
   it.each([
@@ -75,6 +85,16 @@ describe("conform run", () => {
     [{}, {}],
   ])("colour from %j", (env, expected) => {
     expect(colorFromEnv(env)).toEqual(expected);
+  });
+});
+
+describe("conform --version", () => {
+  it("prints the package's version", async () => {
+    const result = await cli(["--version"]);
+    expect(result.code).toBe(0);
+    expect(result.out.trim()).toBe(
+      JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")).version,
+    );
   });
 });
 

@@ -1,6 +1,7 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
@@ -50,6 +51,41 @@ describe("conform serve", () => {
     served.child.kill("SIGINT");
     const [code] = await once(served.child, "exit");
     expect(code).toBe(130);
+  });
+
+  it("prints the conform run command that works against it; without --ca a run says to give --ca or --insecure", async () => {
+    const served = await startServe(["--time-scale", "0.1"]);
+    try {
+      const printed = /^ {2}(CONFORM_TOKEN=\S+ npm run conform -- run .*)$/m.exec(served.output)?.[1] ?? "";
+      expect(printed).toBe(
+        `CONFORM_TOKEN=${served.token} npm run conform -- run --base-url ${served.baseUrl} --ca ${served.caFile} --allow-writes`,
+      );
+      // The printed command, one quick suite of it (the whole run waits out rate-limit windows for minutes).
+      const [assignment, ...words] = printed.split(" ");
+      const args = words.slice(words.indexOf("--") + 1);
+      const env = { ...process.env, CONFORM_TOKEN: assignment!.split("=")[1] };
+      const reportDir = mkdtempSync(join(tmpdir(), "conform-serve-run-"));
+      const ran = spawnSync(process.execPath, [bin, ...args, "--suite", "lists", "--report-dir", reportDir], {
+        env,
+        encoding: "utf8",
+      });
+      expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+      const withoutCa = args.filter((arg, index) => arg !== "--ca" && args[index - 1] !== "--ca");
+      const refused = spawnSync(
+        process.execPath,
+        [bin, ...withoutCa, "--suite", "lists", "--report-dir", reportDir],
+        {
+          env,
+          encoding: "utf8",
+        },
+      );
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/not trusted: give --ca FILE .* or --insecure/);
+      expect(refused.stderr).not.toContain("--use-system-ca");
+    } finally {
+      served.child.kill("SIGINT");
+      await once(served.child, "exit");
+    }
   });
 
   it("serves plain HTTP on request", async () => {

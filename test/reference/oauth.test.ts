@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, FormData, request } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/reference/clock.ts";
-import { launchChromium, skipBrowserTests } from "../helpers/chromium.ts";
+import { launchChromium } from "../helpers/chromium.ts";
 import {
   type ApiResponse,
   type ReferenceHarness,
@@ -433,7 +433,7 @@ describe("the implicit flow (public client)", () => {
   });
 });
 
-describe.skipIf(skipBrowserTests)("a headless browser drives the login form", () => {
+describe("a headless browser drives the login form", () => {
   // The application's callback: a loopback server, so the browser never leaves 127.0.0.1.
   let callback: Server;
   let callbackOrigin: string;

@@ -32,11 +32,12 @@ describe("console reporter", () => {
     expect(text).not.toContain("\r");
     const lines = text.trimEnd().split("\n");
     expect(lines[0]).toBe(
-      "conform 0.1.0 → https://127.0.0.1:8443/v4 (embedded reference)  spec 4.189.0 · seed 424242 · 2 suites, 5 cases · run 20250301T120000Z-green",
+      "conform 0.1.0 → https://127.0.0.1:8443/v4 (embedded reference)  spec 4.189.0 · seed 424242 · 2 suites, 5 cases · run 20250301T120000Z-green · labels conform-zgreen-*",
     );
     expect(lines[1]).toBe("✓ instances-read  Instances: read operations  3 passed  (30 ms)");
     expect(lines[2]).toBe("✓ pagination  Pagination invariants  2 passed  (46 ms)");
-    expect(lines.at(-1)).toMatch(
+    expect(lines.at(-1)).toBe("run 20250301T120000Z-green · labels conform-zgreen-*");
+    expect(lines.at(-2)).toMatch(
       /^✓ PASSED {2}5 passed \(5 cases\) · 7 exchanges · 3\/6 operations · p50 \d+ ms, p99 \d+ ms · 1\.25 s$/,
     );
     expect(text).not.toContain("FAIL");
@@ -77,7 +78,7 @@ describe("console reporter", () => {
     expect(errored).toContain("    error TRANSPORT_TIMEOUT: no answer from the target within 30000 ms");
     expect(text).toContain("4 failure groups, largest first:");
     expect(text).toContain("⚠ the target sent no X-RateLimit-Reset header");
-    expect(text.trimEnd().split("\n").at(-1)).toMatch(
+    expect(text.trimEnd().split("\n").at(-2)).toMatch(
       /^✗ FAILED {2}2 failed, 1 errored, 2 passed, 1 skipped \(6 cases\) · 6 exchanges, 2 × 429, 2 retries · 5\/6 operations · .* · 31\.5 s$/,
     );
   });
@@ -137,7 +138,7 @@ describe("console reporter", () => {
     expect(text).not.toContain("unfinished");
     expect(text).toContain("cleanup left 1 resource(s) behind (conform cleanup removes them):");
     expect(text).toContain("  linode/instances/123 (conform-ab12-web): 500 on DELETE");
-    expect(text.trimEnd().split("\n").at(-1)).toMatch(
+    expect(text.trimEnd().split("\n").at(-2)).toMatch(
       /^■ INTERRUPTED {2}2 passed, 1 skipped, 1 interrupted \(4 cases\)/,
     );
   });
@@ -148,10 +149,26 @@ describe("console reporter", () => {
 
   it("a run that never finished still ends with a summary (on close)", async () => {
     const text = await output(crashedRun());
-    expect(text.trimEnd().split("\n").at(-1)).toMatch(
+    expect(text.trimEnd().split("\n").at(-2)).toMatch(
       /^■ STOPPED before the run finished {2}2 passed \(2 cases\) · 2 exchanges/,
     );
     // The summary is printed once, whether run-finished came or close did.
     expect(text.match(/INTERRUPTED|STOPPED/g)).toHaveLength(1);
   });
+});
+
+describe("console reporter: rate-limit waits", () => {
+  it.each([
+    ["window", "⏳ waiting 42.0 s for getRegions: its rate-limit window is spent (X-RateLimit-Remaining 0)"],
+    ["retry-after", "⏳ waiting 42.0 s for getRegions: answered 429 (Retry-After)"],
+    ["budget", "⏳ waiting 42.0 s for getRegions: the --rate-limit budget"],
+  ] as const)(
+    "says which limit it waits for and how long (%s), as a line of its own",
+    async (reason, line) => {
+      const events = allGreenRun();
+      events.splice(1, 0, { type: "rate-limit-wait", limit: "getRegions", waitMs: 42_000, reason });
+      const text = await output(events);
+      expect(text.split("\n")[1]).toBe(line);
+    },
+  );
 });

@@ -1,13 +1,12 @@
 /**
- * The HTML report, opened as a person would: Debian's headless Chromium (driven by playwright-core, no browser
- * download) loads the file and we read what renders. CI installs it with `apt-get install -y chromium`; a missing
- * browser fails this test, it never skips it.
+ * The HTML report, opened as a person would: headless Chromium (test/helpers/chromium.ts: the system's or the one
+ * the npm install brings) loads the file and we read what renders. A missing browser fails this test, it never
+ * skips it.
  */
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "../../src/core/events.ts";
 import { escapeHtml } from "../../src/reporters/_internals/escape-html.ts";
@@ -20,9 +19,8 @@ import {
   hostileLabel,
   repeatedFailureRun,
 } from "../fixtures/events/with-failures.ts";
+import { launchChromium } from "../helpers/chromium.ts";
 import { feed, fileOptions } from "./helpers.ts";
-
-const executablePath = process.env.CONFORM_CHROMIUM ?? "/usr/bin/chromium";
 
 async function writeHtml(events: RunEvent[]): Promise<string> {
   const options = await fileOptions();
@@ -58,23 +56,7 @@ describe("html reporter in Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!existsSync(executablePath)) {
-      throw new Error(
-        `no Chromium at ${executablePath}: install Debian's (apt-get install -y chromium) or set CONFORM_CHROMIUM`,
-      );
-    }
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -65,6 +65,23 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Collects a driver's output until `done` holds. Bounded only far beyond any real wait (the test's own timeout
+ * ends it first): a short bound made these tests fail on a loaded machine, where starting a process can take
+ * seconds, and `stop()` then killed a command that was about to end by itself.
+ */
+async function outputUntil(
+  driver: ListenDriver,
+  done: (output: string[]) => boolean,
+  output: string[] = [],
+): Promise<string[]> {
+  for (let i = 0; i < 100_000 && !done(output); i += 1) {
+    output.push(...driver.takeOutput());
+    if (!done(output)) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return output;
+}
+
 const drivers: ListenDriver[] = [];
 afterEach(async () => {
   await Promise.all(drivers.splice(0).map((driver) => driver.close()));
@@ -175,12 +192,11 @@ describe("command driver", () => {
     expect(driver.unavailable).toBeUndefined();
     expect(await driver.portFor("192.168.9.9")).toBe(8080);
     const listener = await driver.listen({ address: "192.168.9.9", port: 8080, label: "web-2" });
-    const output: string[] = [];
-    // Wait (bounded) for both of the command's lines.
-    for (let i = 0; i < 200 && output.filter((line) => / \[(out|err)\] /.test(line)).length < 2; i += 1) {
-      output.push(...driver.takeOutput());
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    // Both of the command's lines, however long it takes to start.
+    const output = await outputUntil(
+      driver,
+      (lines) => lines.filter((line) => / \[(out|err)\] /.test(line)).length >= 2,
+    );
     await listener.stop();
     output.push(...driver.takeOutput());
     expect(output[0]).toMatch(/^web-2: \$ .* -e "console\.log\('up 192\.168\.9\.9:8080 web-2'\)/);
@@ -195,27 +211,22 @@ describe("command driver", () => {
       graceMs: 200,
     });
     const listener = await driver.listen({ address: "192.168.9.9", port: 80, label: "stubborn" });
-    let pid: number | undefined;
-    for (let i = 0; i < 200 && pid === undefined; i += 1) {
-      const line = driver.takeOutput().find((entry) => entry.startsWith("stubborn [out] pid "));
-      if (line) pid = Number(line.split(" ").at(-1));
-      else await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const line = (
+      await outputUntil(driver, (lines) => lines.some((entry) => entry.startsWith("stubborn [out] pid ")))
+    ).find((entry) => entry.startsWith("stubborn [out] pid "));
+    const pid = Number(line?.split(" ").at(-1));
     expect(pid).toBeGreaterThan(0);
     await listener.stop();
     expect(driver.takeOutput().at(-1)).toMatch(/^stubborn: command ended/);
     // The process that ignored SIGTERM is gone.
-    expect(alive(pid!)).toBe(false);
+    expect(alive(pid)).toBe(false);
   });
 
   it("reports a command that ends by itself, with its exit code", async () => {
     const driver = new CommandListenDriver({ template: "echo once; exit 3" });
     const listener = await driver.listen({ address: "192.168.9.9", port: 80, label: "short" });
-    const output: string[] = [];
-    for (let i = 0; i < 100 && !output.some((line) => line.includes("ended")); i += 1) {
-      output.push(...driver.takeOutput());
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    // It ends by itself: wait for that, not for a fixed time after which stop() would kill it.
+    const output = await outputUntil(driver, (lines) => lines.some((line) => line.includes("ended")));
     await listener.stop();
     expect(output).toEqual([
       "short: $ echo once; exit 3",

@@ -62,6 +62,25 @@ describe("rate pacer", () => {
     expect(clock.slept).toHaveLength(1);
   });
 
+  it("announces a spent window once, however many requests it holds, and not a wait under a second", async () => {
+    const clock = fakeClock();
+    const waits: [string, number, string][] = [];
+    const pacer = new RatePacer(
+      { kind: "auto" },
+      { now: clock.now, sleep: async () => {} },
+      (key, ms, reason) => waits.push([key, ms, reason]),
+    );
+    const reset = Math.ceil(clock.now() / 1000) + 30;
+    pacer.observe("op", { "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) });
+    await Promise.all([pacer.acquire("op"), pacer.acquire("op"), pacer.acquire("op")]);
+    expect(waits).toEqual([["op", reset * 1000 - clock.now() + 50, "window"]]);
+    const fixed = new RatePacer({ kind: "fixed", perSecond: 4 }, fakeClock(), (key, ms, reason) =>
+      waits.push([key, ms, reason]),
+    );
+    for (let index = 0; index < 3; index += 1) await fixed.acquire("op");
+    expect(waits).toHaveLength(1);
+  });
+
   it("ignores answers without usable headers", async () => {
     const clock = fakeClock();
     const pacer = new RatePacer({ kind: "auto" }, clock);

@@ -15,11 +15,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoginDriver } from "../../src/index.ts";
-import { launchChromium, skipBrowserTests } from "../helpers/chromium.ts";
+import { launchChromium } from "../helpers/chromium.ts";
 import { exchangesTo, runSuites } from "../helpers/run-suites.ts";
 import { cases, expectGreen } from "./protocol-faults.ts";
 
-describe.skipIf(skipBrowserTests)("the auth suite with the login page in headless Chromium", () => {
+describe("the auth suite with the login page in headless Chromium", () => {
   // The application's callback: where the login server sends the browser back.
   let callback: Server;
   let redirectUri = "";

@@ -1,7 +1,8 @@
 /**
  * `conform cleanup`: finds what runs left behind on a target (resources whose label starts with the run prefix:
  * load balancers with their profiles and nodes, instances, OAuth clients, personal access tokens) and deletes
- * it, children first; `--dry-run` only lists. Exit 0 when nothing is left (or the dry run listed), 1 when
+ * it, children first; `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
+ * a run's report.json (`--from-report`, which also gives the target's base URL). Exit 0 when nothing is left (or the dry run listed), 1 when
  * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, target unreachable,
  * token refused).
  * @module
@@ -10,6 +11,8 @@ import { readFileSync } from "node:fs";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
+import { runConfigDefaults } from "../../runner/config.ts";
+import { labelPrefixOf } from "../../runner/labels.ts";
 import { cleanLeftovers } from "../../runner/leftovers.ts";
 import { checkNumbers } from "../options.ts";
 
@@ -17,8 +20,7 @@ function builder(yargs: Argv) {
   return yargs
     .option("base-url", {
       type: "string",
-      demandOption: true,
-      describe: "The API's base URL, ending in /v4",
+      describe: "The API's base URL, ending in /v4 (default with --from-report: the report's target)",
     })
     .option("token", {
       type: "string",
@@ -30,8 +32,17 @@ function builder(yargs: Argv) {
     })
     .option("prefix", {
       type: "string",
-      demandOption: true,
-      describe: "Label prefix of the runs to clean up: conform (every run), or conform-<run> (one run)",
+      describe:
+        "Label prefix of the runs to clean up: conform (every run), or one run's, as it prints it (conform-8ze180)",
+    })
+    .option("run", {
+      type: "string",
+      describe:
+        "The id of the run to clean up (printed at its start and end): its label prefix is derived from it",
+    })
+    .option("from-report", {
+      type: "string",
+      describe: "A run's report.json (e.g. reports/latest/report.json): its label prefix and target",
     })
     .option("dry-run", {
       type: "boolean",
@@ -49,6 +60,15 @@ function builder(yargs: Argv) {
       if (args.token !== undefined && args["token-env"] !== undefined)
         throw new ConfigError("give --token or --token-env, not both");
       if (args.ca !== undefined && args.insecure) throw new ConfigError("give --ca or --insecure, not both");
+      const given = (["prefix", "run", "from-report"] as const).filter((name) => args[name] !== undefined);
+      if (given.length !== 1)
+        throw new ConfigError(
+          given.length === 0
+            ? "say whose leftovers: --prefix conform (every run), --run <id> or --from-report <report.json>"
+            : `give one of --prefix, --run, --from-report, not ${given.map((name) => `--${name}`).join(" and ")}`,
+        );
+      if (args["base-url"] === undefined && args["from-report"] === undefined)
+        throw new ConfigError("--base-url is required (or --from-report, which names the target)");
       return checkNumbers(args, ["timeout"]);
     })
     .example(
@@ -58,7 +78,8 @@ function builder(yargs: Argv) {
     .example(
       "$0 cleanup --base-url https://api.example.net/v4 --token-env MY_TOKEN --prefix conform-ab12cd",
       "Delete one run's leftovers",
-    );
+    )
+    .example("$0 cleanup --from-report reports/latest/report.json", "Delete the leftovers of the latest run");
 }
 
 type CleanupArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
@@ -80,22 +101,59 @@ function readCa(path: string | undefined): string | undefined {
   }
 }
 
+/** What a report.json says of a run's labels and target (any 1.x report; before 1.1 the prefix is derived). */
+export function readReportTarget(path: string): { prefix: string; baseUrl: string; embedded: boolean } {
+  let report: { runId?: unknown; labelPrefix?: unknown; target?: { baseUrl?: unknown; embedded?: unknown } };
+  try {
+    report = JSON.parse(readFileSync(path, "utf8")) as typeof report;
+  } catch (error) {
+    throw new ConfigError(`--from-report ${path} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  const prefix =
+    typeof report.labelPrefix === "string"
+      ? report.labelPrefix
+      : typeof report.runId === "string"
+        ? labelPrefixOf(runConfigDefaults.labelPrefix, report.runId)
+        : undefined;
+  const baseUrl = report.target?.baseUrl;
+  if (prefix === undefined || typeof baseUrl !== "string")
+    throw new ConfigError(`--from-report ${path} is not a conform report (no labelPrefix, runId or target)`);
+  return { prefix, baseUrl, embedded: report.target?.embedded === true };
+}
+
+/** The label prefix and base URL the arguments name. */
+function whoseLeftovers(args: CleanupArgs): { prefix: string; baseUrl: string } {
+  const fromReport = args["from-report"];
+  if (fromReport !== undefined) {
+    const report = readReportTarget(fromReport);
+    if (args["base-url"] === undefined && report.embedded)
+      throw new ConfigError(
+        `--from-report ${fromReport}: that run's target was the embedded reference server, gone with the run (nothing to clean); give --base-url to clean another target`,
+      );
+    return { prefix: report.prefix, baseUrl: args["base-url"] ?? report.baseUrl };
+  }
+  const prefix =
+    args.run !== undefined ? labelPrefixOf(runConfigDefaults.labelPrefix, args.run) : args.prefix;
+  return { prefix: prefix ?? "", baseUrl: args["base-url"] ?? "" };
+}
+
 export const cleanupCommand: CommandModule<object, CleanupArgs> = {
   command: "cleanup",
   describe: "Delete what runs left behind on a target (by label prefix), children first",
   builder: builder as unknown as CommandModule<object, CleanupArgs>["builder"],
   handler: async (args) => {
-    const baseUrl = args["base-url"].replace(/\/$/, "");
+    const whose = whoseLeftovers(args);
+    const baseUrl = whose.baseUrl.replace(/\/$/, "");
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new ConfigError(`--base-url ${baseUrl} is not an http(s) URL`);
     const write = (line: string) => process.stdout.write(`${line}\n`);
     write(
-      `conform cleanup → ${baseUrl}  prefix ${args.prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
+      `conform cleanup → ${baseUrl}  prefix ${whose.prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
     );
     const report = await cleanLeftovers({
       baseUrl,
       token: readToken(args, process.env),
-      prefix: args.prefix,
+      prefix: whose.prefix,
       dryRun: args["dry-run"],
       ca: readCa(args.ca),
       insecure: args.insecure,

@@ -50,7 +50,7 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
   builder: builder as unknown as CommandModule<object, FuzzArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
-    const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`);
+    const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`, { ci: Boolean(process.env.CI) });
     try {
       args.exitCode = await runWithReporters(
         config,

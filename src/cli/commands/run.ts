@@ -3,7 +3,7 @@
  * and writes reports. The handler maps arguments to a RunConfig, calls the runner, returns the exit code.
  * @module
  */
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import type { RunFinished } from "../../core/events.ts";
@@ -254,8 +254,9 @@ export async function runWithReporters(
   hooks?: SuiteHooks,
 ): Promise<number> {
   const runId = newRunId();
+  const outputDir = join(config.reportDir, runId);
   const reporters = createReporters(config.reporters, {
-    outputDir: join(config.reportDir, runId),
+    outputDir,
     stream: process.stdout,
     isTTY: Boolean(process.stdout.isTTY),
     ci: Boolean(process.env.CI),
@@ -288,12 +289,28 @@ export async function runWithReporters(
     return finished.exitCode;
   } finally {
     try {
-      await reporters.close();
+      const latest = await reporters.close();
+      if (reporters.files.length > 0)
+        process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
     } finally {
       // Only now: a second signal while the reports are written still quits at once with what it can write.
       stopHandling();
     }
   }
+}
+
+/** Where the reports went: `reports: reports/<run>/{report.json, ...} (also in reports/latest/)`. */
+export function reportPathsLine(
+  outputDir: string,
+  files: readonly string[],
+  latest: string | undefined,
+): string {
+  const shown = (path: string) => {
+    const fromHere = relative(process.cwd(), path);
+    return fromHere.startsWith("..") || isAbsolute(fromHere) ? path : fromHere;
+  };
+  const mirror = latest ? ` (also in ${shown(latest)}${sep})` : "";
+  return `reports: ${files.map((file) => shown(join(outputDir, file))).join(", ")}${mirror}`;
 }
 
 export const runCommand: CommandModule<object, RunArgs> = {

@@ -22,6 +22,12 @@ interface ServeArgs {
   exitCode?: number;
 }
 
+/** The `conform run` command that works against this server as printed: its token, CA file and login server. */
+export function serveRunCommand(server: ReferenceServer, caFile: string | undefined): string {
+  const authUrl = server.authUrl === new URL(server.baseUrl).origin ? "" : ` --auth-url ${server.authUrl}`;
+  return `CONFORM_TOKEN=${server.token} npm run conform -- run --base-url ${server.baseUrl}${authUrl}${caFile ? ` --ca ${caFile}` : ""} --allow-writes`;
+}
+
 /** The banner printed at start: URLs, token, login, and curl lines that work as printed. */
 export function serveBanner(server: ReferenceServer, caFile: string | undefined): string {
   const trust = caFile ? `--cacert ${caFile} ` : "";
@@ -37,6 +43,9 @@ export function serveBanner(server: ReferenceServer, caFile: string | undefined)
     "Try it:",
     `  curl ${trust}${server.baseUrl}/regions`,
     `  curl ${trust}-H "Authorization: Bearer ${server.token}" ${server.baseUrl}/nodebalancers`,
+    "",
+    "Run the suites against it (from the checkout, in another terminal):",
+    `  ${serveRunCommand(server, caFile)}`,
     "",
     "Ctrl-C stops it.",
     "",

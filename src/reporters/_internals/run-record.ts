@@ -64,7 +64,7 @@ export class RunRecord {
   readonly #statusesSeen = new Map<string, Set<number>>();
 
   /** The hooks that feed this record; a reporter calls them from its own hooks. */
-  readonly hooks: Required<Omit<ReporterHooks, "check">> = {
+  readonly hooks: Required<Omit<ReporterHooks, "check" | "rate-limit-wait">> = {
     "run-started": (event) => {
       this.started = event;
       for (const planned of event.suites) {
