@@ -52,7 +52,9 @@ describe("filters suite", () => {
     expect(failing.status).toBe("failed");
     expect(failing.reproduction).toMatchObject({
       seed: 5,
-      replay: expect.stringMatching(/^conform fuzz filters --seed 5 --runs \d+$/),
+      replay: expect.stringMatching(
+        /^conform fuzz filters --seed 5 --runs \d+ --property 'filters\/and-or\/\w+: \+and is the intersection, \+or the union' --path \d+(:\d+)*$/,
+      ),
     });
     expect(failing.reproduction?.path).toMatch(/^\d+(:\d+)*$/);
     const counterexample = failing.reproduction?.counterexample as {
