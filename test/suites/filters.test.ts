@@ -67,6 +67,11 @@ describe("filters suite", () => {
     expect(message).toMatchObject({
       message: expect.stringMatching(/falsified after \d+ run\(s\) and \d+ shrink\(s\): \+(and|or) answered/),
     });
+    // It points at the combined filter's request (the one that answered wrongly), with the ids missing and extra.
+    const result = failing.results.find((entry) => entry.outcome.status === "failed")!;
+    const exchange = failing.exchanges.find((entry) => entry.id === result.exchangeId);
+    expect(exchange?.request.headers["x-filter"]).toMatch(/^\{"\+(and|or)":/);
+    expect(result.outcome).toMatchObject({ actual: { missing: expect.any(Array), extra: expect.any(Array) } });
   });
 
   it("the replay command reproduces the same shrunk counterexample (same seed, same runs)", async () => {
