@@ -39,12 +39,13 @@ export function answerFalsified(message: string, answer: ListAnswer, defect: Ans
       defect.expected === undefined
         ? "only matching items, none twice, in order (on the pages read; completeness not judged)"
         : { ids: defect.expected },
+    // What is wrong first, the whole answer last: a long list of ids is what a report cuts short.
     actual: {
-      ids: answer.items.map(itemKey),
       missing: defect.missing,
       extra: defect.extra,
       ...(defect.duplicated && defect.duplicated.length > 0 ? { duplicated: defect.duplicated } : {}),
       ...(defect.misplaced === undefined ? {} : { misplaced: defect.misplaced }),
+      ids: answer.items.map(itemKey),
     },
   };
 }
