@@ -30,7 +30,11 @@ export interface AnswerDefect {
  * those returned, missing and extra. The failure's curl line is then that filtered request.
  */
 export function answerFalsified(message: string, answer: ListAnswer, defect: AnswerDefect): Falsified {
-  const wrong = [...defect.extra, ...(defect.duplicated ?? []), ...(defect.misplaced ? [defect.misplaced] : [])];
+  const wrong = [
+    ...defect.extra,
+    ...(defect.duplicated ?? []),
+    ...(defect.misplaced ? [defect.misplaced] : []),
+  ];
   const page = pageHolding(answer, wrong);
   return {
     message,

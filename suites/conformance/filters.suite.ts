@@ -17,6 +17,7 @@
  */
 import fc from "fast-check";
 import {
+  answerFalsified,
   apiFacts,
   breaksOf,
   type CaseContext,
@@ -29,7 +30,6 @@ import {
   conventionsOf,
   createRegistered,
   defineSuite,
-  answerFalsified,
   describeFilterJudgement,
   eachList,
   errorsOf,
@@ -400,7 +400,12 @@ export default defineSuite({
                   return answerFalsified(
                     `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`,
                     desc!,
-                    { expected: [...ascKeys].reverse(), missing: [], extra: [], misplaced: itemKey(reversed[at]!) },
+                    {
+                      expected: [...ascKeys].reverse(),
+                      missing: [],
+                      extra: [],
+                      misplaced: itemKey(reversed[at]!),
+                    },
                   );
                 },
                 soundAnswers(list, filters),

@@ -42,7 +42,11 @@ describe("conform fuzz", () => {
     ["a --property that is not <suite>/<case>/<name>", ["--property", "semantics"], /--property must be/],
     ["a suite outside the campaign", ["--property", "pagination/walk/x"], /has no suite "pagination"/],
     ["a case the suite does not have", ["--property", "filters/nope/x"], /has no case "nope"/],
-    ["a path that is not fast-check's", ["--property", "filters/semantics/x", "--path", "1;2"], /--path must be/],
+    [
+      "a path that is not fast-check's",
+      ["--property", "filters/semantics/x", "--path", "1;2"],
+      /--path must be/,
+    ],
     ["--path without --property", ["--path", "1:2"], /--path needs --property/],
   ])("refuses %s (exit 2)", async (_name, extra, message) => {
     const result = await cli(["fuzz", "filters", ...extra]);

@@ -90,7 +90,9 @@ describe("a falsified filter property carries the exchange that failed", () => {
     const at = lines.findIndex((line) => line.startsWith("✗ assert:property: getNodeBalancers"));
     const curl = lines.slice(at).find((line) => line.trimStart().startsWith("reproduce: curl "));
     expect(curl).toContain("x-filter: ");
-    const answered = JSON.parse(await bash(curl!.trim().replace(/^reproduce: /, ""), faulty.server.token)) as {
+    const answered = JSON.parse(
+      await bash(curl!.trim().replace(/^reproduce: /, ""), faulty.server.token),
+    ) as {
       data: { id: number }[];
     };
     const { extra } = failedChecks(semantics)[0]!.actual as { extra: string[] };
@@ -99,7 +101,9 @@ describe("a falsified filter property carries the exchange that failed", () => {
 
   it("its printed replay line re-runs that one property, from its path, to the same counterexample", async () => {
     const replay = semantics.reproduction!.replay!;
-    expect(replay).toMatch(/ --property 'filters\/semantics\/getNodeBalancers answers what the oracle says' --path /);
+    expect(replay).toMatch(
+      / --property 'filters\/semantics\/getNodeBalancers answers what the oracle says' --path /,
+    );
     const words = await shellWords(replay);
     expect(words[0]).toBe("conform");
     const reportDir = mkdtempSync(join(tmpdir(), "conform-replay-"));

@@ -71,7 +71,9 @@ describe("filters suite", () => {
     const result = failing.results.find((entry) => entry.outcome.status === "failed")!;
     const exchange = failing.exchanges.find((entry) => entry.id === result.exchangeId);
     expect(exchange?.request.headers["x-filter"]).toMatch(/^\{"\+(and|or)":/);
-    expect(result.outcome).toMatchObject({ actual: { missing: expect.any(Array), extra: expect.any(Array) } });
+    expect(result.outcome).toMatchObject({
+      actual: { missing: expect.any(Array), extra: expect.any(Array) },
+    });
   });
 
   it("the replay command reproduces the same shrunk counterexample (same seed, same runs)", async () => {

@@ -87,7 +87,12 @@ describe("property runner", () => {
       predicate: async (value) =>
         value < 10
           ? true
-          : { message: `${value}: returned 7`, response: wrong, expected: { ids: [] }, actual: { extra: ["7"] } },
+          : {
+              message: `${value}: returned 7`,
+              response: wrong,
+              expected: { ids: [] },
+              actual: { extra: ["7"] },
+            },
     });
     const [failure] = fake.expectations;
     expect(failure).toMatchObject({ name: "property: answers match", ok: false });

@@ -32,7 +32,8 @@ function builder(yargs: Argv) {
     .option("property", {
       type: "string",
       group: "Run:",
-      describe: "Replay one property only: <suite>/<case>/<property name>, as a failure's replay line names it",
+      describe:
+        "Replay one property only: <suite>/<case>/<property name>, as a failure's replay line names it",
     })
     .option("path", {
       type: "string",
@@ -47,7 +48,8 @@ function builder(yargs: Argv) {
         throw new ConfigError("--runs must be a positive integer");
       if (args.path !== undefined && args.property === undefined)
         throw new ConfigError("--path needs --property (the property whose counterexample it leads to)");
-      if (args.property !== undefined) parsePropertyReplay(String(args.property), args.path as string | undefined);
+      if (args.property !== undefined)
+        parsePropertyReplay(String(args.property), args.path as string | undefined);
       return true;
     })
     .example(
@@ -76,7 +78,8 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
     try {
       args.exitCode = await runWithReporters(
         config,
-        (options) => runFuzzCampaign(config, {
+        (options) =>
+          runFuzzCampaign(config, {
             ...options,
             campaign: args.campaign,
             runs: args.runs,
