@@ -13,6 +13,7 @@ export {
   type FuzzCampaign,
   type LoginDriver,
   type LoginRequest,
+  type PropertyReplay,
   type RequestOptions,
   type Suite,
   type SuiteCase,

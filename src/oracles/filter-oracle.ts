@@ -462,6 +462,8 @@ export type FilterJudgement =
   | { readonly status: "passed"; readonly judged: number; readonly unstable: number }
   | {
       readonly status: "failed";
+      /** Keys the oracle expects, in its order (judged items only); absent where the whole list was not read. */
+      readonly expected?: readonly string[];
       /** Keys the oracle expects that the target left out. */
       readonly missing: readonly string[];
       /** Keys the target returned that do not match. */
@@ -549,6 +551,7 @@ export function judgeFilteredList<T extends object>(input: FilterJudgementInput<
   }
   return {
     status: "failed",
+    expected: expected.map(key),
     missing,
     unexpected,
     duplicated: [...duplicated],

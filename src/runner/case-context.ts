@@ -16,7 +16,14 @@ import type { HttpClient, LiveResponse } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
 import { type RequestToCheck, requestConformance } from "./request-conformance.ts";
-import type { ApiClient, CaseContext, RequestOptions, SuiteHooks, TargetInfo } from "./suite-api.ts";
+import type {
+  ApiClient,
+  CaseContext,
+  PropertyReplay,
+  RequestOptions,
+  SuiteHooks,
+  TargetInfo,
+} from "./suite-api.ts";
 
 /** Thrown by `t.skip()`: ends the case as skipped. */
 export class CaseSkipped extends Error {
@@ -47,6 +54,9 @@ export interface CaseContextDeps {
   readonly options: Readonly<Record<string, unknown>>;
   readonly hooks: SuiteHooks;
   readonly propertyRuns: number | undefined;
+  readonly replay: PropertyReplay | undefined;
+  readonly suiteId: string;
+  readonly caseId: string;
   readonly signal: AbortSignal;
   readonly labels: LabelMaker;
   readonly ledger: CleanupLedger;
@@ -181,6 +191,8 @@ export function clientOf(request: ApiClient["request"]): ApiClient {
 
 export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder): CaseContext {
   return {
+    suiteId: deps.suiteId,
+    caseId: deps.caseId,
     api: makeClient(deps, recorder, deps.target.baseUrl, deps.token),
     auth: makeClient(deps, recorder, deps.target.authUrl, undefined),
     spec: deps.spec,
@@ -189,6 +201,7 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     options: deps.options,
     hooks: deps.hooks,
     propertyRuns: deps.propertyRuns,
+    replay: deps.replay,
     signal: deps.signal,
     shared: deps.shared,
     expect(name, condition, details = {}) {

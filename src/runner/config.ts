@@ -2,6 +2,7 @@
  * Everything a run needs, as the CLI and a config file give it, with frozen defaults.
  * @module
  */
+import type { PropertyReplay } from "./suite-api.ts";
 
 export type RatePolicy = { readonly kind: "auto" } | { readonly kind: "fixed"; readonly perSecond: number };
 
@@ -44,6 +45,8 @@ export interface RunConfig {
   readonly labelPrefix: string;
   /** Runs per generated property (`conform fuzz --runs`); undefined: each property's default. */
   readonly propertyRuns: number | undefined;
+  /** The one generated property to replay (`conform fuzz --property --path`); undefined: every property runs. */
+  readonly replayProperty: PropertyReplay | undefined;
   /** Free-form settings for suites (e.g. `login.username`), from the config file. */
   readonly suiteOptions: Readonly<Record<string, unknown>>;
   /** Named faults to enable in the embedded reference server (the fault matrix; ignored for other targets). */
@@ -76,6 +79,7 @@ export const runConfigDefaults = Object.freeze({
   maxRetryWaitMs: 120_000,
   labelPrefix: "conform",
   propertyRuns: undefined,
+  replayProperty: undefined,
   suiteOptions: {},
   faults: [],
 } satisfies RunConfig);

@@ -150,6 +150,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     options: suiteOptions,
     hooks: input.hooks ?? {},
     propertyRuns: propertyRunsFor(config),
+    replay: config.replayProperty,
     signal,
     client,
     labels: new LabelMaker(config.labelPrefix, input.runId),

@@ -9,7 +9,7 @@ import type { RunFinished } from "../core/events.ts";
 import type { RunConfig } from "./config.ts";
 import { discoverSuites } from "./discovery.ts";
 import { type RunOptions, runConformance } from "./run.ts";
-import type { Suite } from "./suite-api.ts";
+import type { PropertyReplay, Suite } from "./suite-api.ts";
 
 export interface CampaignInfo {
   readonly campaign: string;
@@ -39,20 +39,58 @@ export interface FuzzOptions extends RunOptions {
   readonly campaign: string;
   /** Runs per property (each run is a few requests). */
   readonly runs: number;
+  /** Replays one property of the campaign (`--property <suite>/<case>/<name>`, `--path`): see {@link PropertyReplay}. */
+  readonly replay?: PropertyReplay;
 }
 
-/** Runs one campaign: its suites only, every property `runs` times; refuses an unknown campaign (exit 2). */
+/**
+ * `<suite>/<case>/<name>` and fast-check's path as a {@link PropertyReplay}; a ConfigError for a text that is not
+ * one, or a path that is not fast-check's (`3:0:1`).
+ */
+export function parsePropertyReplay(text: string, path: string | undefined): PropertyReplay {
+  const match = /^([^/]+)\/([^/]+)\/(.+)$/s.exec(text);
+  if (!match) throw new ConfigError(`--property must be <suite>/<case>/<property name>, got "${text}"`);
+  if (path !== undefined && !/^\d+(:\d+)*$/.test(path))
+    throw new ConfigError(`--path must be fast-check's path (numbers joined by ":"), got "${path}"`);
+  return { suite: match[1]!, case: match[2]!, property: match[3]!, path };
+}
+
+/**
+ * Runs one campaign: its suites only, every property `runs` times; refuses an unknown campaign (exit 2). Replaying
+ * one property, only its suite runs (all its cases, so what earlier cases set up is there), and of the properties
+ * only that one, from its path.
+ */
 export async function runFuzzCampaign(config: RunConfig, options: FuzzOptions): Promise<RunFinished> {
   if (!(Number.isInteger(options.runs) && options.runs > 0))
     throw new ConfigError(`--runs must be a positive integer, got ${options.runs}`);
-  const campaigns = await listCampaigns(config.suitePaths);
+  const discovered = (await discoverSuites(config.suitePaths)).map((entry) => entry.suite);
+  const campaigns = campaignsOf(discovered);
   const chosen = campaigns.find((entry) => entry.campaign === options.campaign);
   if (!chosen) {
     const known = campaigns.map((entry) => `${entry.campaign} (${entry.describe})`).join("; ");
     throw new ConfigError(`no suite declares the fuzz campaign "${options.campaign}"; campaigns: ${known}`);
   }
+  const { replay } = options;
+  if (replay) {
+    const suite = discovered.find((entry) => entry.id === replay.suite);
+    if (!suite || !chosen.suites.includes(suite.id))
+      throw new ConfigError(
+        `--property: the campaign "${chosen.campaign}" has no suite "${replay.suite}" (its suites: ${chosen.suites.join(", ")})`,
+      );
+    if (!suite.cases.some((entry) => entry.id === replay.case))
+      throw new ConfigError(
+        `--property: the suite "${suite.id}" has no case "${replay.case}" (its cases: ${suite.cases.map((entry) => entry.id).join(", ")})`,
+      );
+  }
   return runConformance(
-    { ...config, suites: chosen.suites, tags: [], excludeTags: [], propertyRuns: options.runs },
+    {
+      ...config,
+      suites: replay ? [replay.suite] : chosen.suites,
+      tags: [],
+      excludeTags: [],
+      propertyRuns: options.runs,
+      replayProperty: replay,
+    },
     options,
   );
 }

@@ -20,8 +20,8 @@ import { errorGroupPrefix, type FailureGroups } from "./failure-groups.ts";
 import { TransportError } from "./http-client.ts";
 import type { Suite, SuiteCase } from "./suite-api.ts";
 
-/** What every case of a run shares: what its context is made of (less the suite's shared values), and the judge. */
-export interface CaseRunDeps extends Omit<CaseContextDeps, "shared"> {
+/** What every case of a run shares: what its context is made of (less the suite's and the case's own), and the judge. */
+export interface CaseRunDeps extends Omit<CaseContextDeps, "shared" | "suiteId" | "caseId"> {
   readonly judge: ExchangeJudge;
   readonly bus: EventBus;
   /** The run's failure groups: each failed result and each errored case is assigned one. */
@@ -71,7 +71,7 @@ export async function runCase(
       record(result, exchange);
     },
   };
-  const t = createCaseContext({ ...deps, shared }, recorder);
+  const t = createCaseContext({ ...deps, shared, suiteId: suite.id, caseId: entry.id }, recorder);
   let skipReason: string | undefined;
   let error: CaseFinished["error"];
   try {

@@ -90,7 +90,23 @@ export interface SuiteHooks {
   readonly loginDriver?: LoginDriver;
 }
 
+/**
+ * The one generated property a run replays (`conform fuzz --property <suite>/<case>/<name> --path <path>`): that
+ * case runs it alone, from fast-check's path to its counterexample; every other property of the run is not run.
+ */
+export interface PropertyReplay {
+  readonly suite: string;
+  readonly case: string;
+  /** The property's name, as its runner was given it. */
+  readonly property: string;
+  /** fast-check's path to the counterexample (`3:0:1`), or undefined to run the property from its start. */
+  readonly path: string | undefined;
+}
+
 export interface CaseContext {
+  /** The suite and case this context runs (a replay line names them). */
+  readonly suiteId: string;
+  readonly caseId: string;
   /** The API under `baseUrl`, authenticated with the run's token. */
   readonly api: ApiClient;
   /** The login server under `authUrl` (no token unless given). */
@@ -105,6 +121,8 @@ export interface CaseContext {
   readonly hooks: SuiteHooks;
   /** Runs per generated property the run asks for (`conform fuzz --runs`, `suiteOptions.runs`), or undefined. */
   readonly propertyRuns: number | undefined;
+  /** Set when the run replays one property: only that one runs (see {@link PropertyReplay}). */
+  readonly replay: PropertyReplay | undefined;
   /** Aborted when the run is interrupted. */
   readonly signal: AbortSignal;
   /**

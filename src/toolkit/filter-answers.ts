@@ -1,15 +1,73 @@
 /**
- * What the filters suite says of a target's answers to a filter: a failed oracle judgement in one line, and
- * whether a refusal is the described one for a field that cannot be filtered (`Cannot filter on <field>` on the
- * filter header).
+ * What the filters suite says of a target's answers to a filter: a failed oracle judgement in one line and as a
+ * property's verdict pointing at the filtered request that answered wrongly, and whether a refusal is the
+ * described one for a field that cannot be filtered (`Cannot filter on <field>` on the filter header).
  * @module
  */
 import type { FilterJudgement } from "../oracles/filter-oracle.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { apiFacts } from "../spec/conventions.ts";
-import { fewKeys, filterHeader } from "./lists.ts";
+import { fewKeys, filterHeader, itemKey, type ListAnswer, pageHolding } from "./lists.ts";
+import type { Falsified } from "./property.ts";
 import { errorsOf } from "./responses.ts";
+
+/** What is wrong with a filtered answer, by item key. */
+export interface AnswerDefect {
+  /** The keys the answer should hold, when known (the whole list was read). */
+  readonly expected?: readonly string[];
+  readonly missing: readonly string[];
+  /** Keys returned that should not be. */
+  readonly extra: readonly string[];
+  readonly duplicated?: readonly string[];
+  /** The key of the first item out of place, when the order is what is wrong. */
+  readonly misplaced?: string;
+}
+
+/**
+ * A property's verdict on a filtered answer: `message`, the answer's page that shows the defect (the one holding
+ * the first item returned wrongly, twice or out of place, else its first page), and the ids expected against
+ * those returned, missing and extra. The failure's curl line is then that filtered request.
+ */
+export function answerFalsified(message: string, answer: ListAnswer, defect: AnswerDefect): Falsified {
+  const wrong = [
+    ...defect.extra,
+    ...(defect.duplicated ?? []),
+    ...(defect.misplaced ? [defect.misplaced] : []),
+  ];
+  const page = pageHolding(answer, wrong);
+  return {
+    message,
+    ...(page ? { response: page.response } : {}),
+    expected:
+      defect.expected === undefined
+        ? "only matching items, none twice, in order (on the pages read; completeness not judged)"
+        : { ids: defect.expected },
+    // What is wrong first, the whole answer last: a long list of ids is what a report cuts short.
+    actual: {
+      missing: defect.missing,
+      extra: defect.extra,
+      ...(defect.duplicated && defect.duplicated.length > 0 ? { duplicated: defect.duplicated } : {}),
+      ...(defect.misplaced === undefined ? {} : { misplaced: defect.misplaced }),
+      ids: answer.items.map(itemKey),
+    },
+  };
+}
+
+/** A failed oracle judgement of `answer` as a property's verdict (see {@link answerFalsified}). */
+export function filterFalsified(
+  answer: ListAnswer,
+  judgement: Extract<FilterJudgement, { status: "failed" }>,
+  message = describeFilterJudgement(judgement),
+): Falsified {
+  return answerFalsified(message, answer, {
+    ...(judgement.expected ? { expected: judgement.expected } : {}),
+    missing: judgement.missing,
+    extra: judgement.unexpected,
+    duplicated: judgement.duplicated,
+    ...(judgement.misordered ? { misplaced: judgement.misordered.key } : {}),
+  });
+}
 
 /** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */
 export function describeFilterJudgement(judgement: Extract<FilterJudgement, { status: "failed" }>): string {

@@ -174,6 +174,18 @@ export interface ListAnswer {
   readonly complete: boolean;
   /** `pages` of the last page read: how many pages the target says the answer has. */
   readonly listPages: number;
+  /** Each page read, in order: what a failure points at (the request that answered wrongly). */
+  readonly reads: readonly PageRead[];
+}
+
+/**
+ * The page of an answer that holds the first of `keys` (an item returned wrongly, say), else its first page: the
+ * answer that shows a defect, for a failure to point at. Undefined for an answer of no page.
+ */
+export function pageHolding(answer: ListAnswer, keys: Iterable<string>): PageRead | undefined {
+  const wanted = new Set(keys);
+  const holding = answer.reads.find((read) => read.body?.data.some((item) => wanted.has(itemKey(item))));
+  return holding ?? answer.reads[0];
 }
 
 /** Whether every answer was read whole. */
@@ -227,6 +239,7 @@ export function answerOf(
     results: last?.results,
     complete: read.complete,
     listPages: typeof last?.pages === "number" ? last.pages : read.pages,
+    reads: read.answers.map((answer) => answer.read),
   };
 }
 

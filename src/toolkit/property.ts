@@ -7,17 +7,35 @@
  * A property's predicate answers either a verdict (`true`, or what is wrong) or the expectations it checked:
  * - passing, each distinct expectation it checked is recorded once as passed (a verdict: `property: <name>`);
  * - falsified, the expectations of the final, shrunk counterexample are recorded (each pointing at its own
- *   exchange) and the case's reproduction: the seed, fast-check's path, the counterexample and the command that
- *   replays it. The first falsified property of a case gives the reproduction; later ones are logged;
+ *   exchange; a verdict at the exchange its {@link Falsified} names: the request that answered wrongly) and the
+ *   case's reproduction: the seed, fast-check's path, the counterexample and the command that replays this one
+ *   property from that path (`conform fuzz <campaign> --property <suite>/<case>/<name> --path <path>`). The first
+ *   falsified property of a case gives the reproduction; later ones are logged;
  * - interrupted (the run's signal), nothing: the case ends skipped by the property and `interrupted` by the engine.
+ *
+ * A run that replays one property (`t.replay`) runs that property alone, from fast-check's path; every other
+ * property is not run (logged once per runner).
  * @module
  */
 import fc from "fast-check";
+import { shellQuote } from "../core/shell-quote.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 
-/** What a predicate says about one value: true, or what is wrong. */
-export type Verdict = true | string;
+/**
+ * What is wrong with one value, with what shows it: the response that answered wrongly (the failure points at its
+ * request, so its curl line shows the defect), and what was expected against what came back (without `actual`,
+ * the counterexample stands for it).
+ */
+export interface Falsified {
+  readonly message: string;
+  readonly response?: LiveResponse;
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+}
+
+/** What a predicate says about one value: true, or what is wrong (in a line, or with what shows it). */
+export type Verdict = true | string | Falsified;
 
 /** One thing a property run checked, recorded as an assertion of the case. */
 export interface Expectation {
@@ -66,6 +84,16 @@ export function propertySeed(base: number, name: string): number {
   return hash | 0;
 }
 
+function isExpectations(said: Verdict | readonly Expectation[]): said is readonly Expectation[] {
+  return Array.isArray(said);
+}
+
+/** A verdict that is not `true` as a {@link Falsified}; undefined for `true`. */
+function falsifiedOf(verdict: Verdict): Falsified | undefined {
+  if (verdict === true) return undefined;
+  return typeof verdict === "string" ? { message: verdict } : verdict;
+}
+
 function nonNegativeInteger(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
@@ -77,6 +105,7 @@ export class PropertyRunner {
   readonly #t: CaseContext;
   readonly #campaign: string;
   #reproduced = false;
+  #notReplayedLogged = false;
 
   constructor(t: CaseContext, campaign: string) {
     this.#t = t;
@@ -90,6 +119,14 @@ export class PropertyRunner {
 
   async check<T>(options: PropertyOptions<T>): Promise<PropertyOutcome<T>> {
     const t = this.#t;
+    const replay = t.replay;
+    if (replay && !this.#replays(options.name)) {
+      if (!this.#notReplayedLogged) {
+        this.#notReplayedLogged = true;
+        t.log(`properties not run: the run replays ${replay.suite}/${replay.case}/${replay.property}`);
+      }
+      return { passed: false, judged: false, runs: 0 };
+    }
     // What the run asks for (a positive integer, checked by the engine), else the property's default.
     const asked = t.propertyRuns ?? options.defaultRuns;
     const runs = Math.min(asked, options.maxRuns ?? Number.POSITIVE_INFINITY);
@@ -99,7 +136,7 @@ export class PropertyRunner {
     const progress = t.hooks.progress;
     const checked = new Map<string, Expectation>();
     let evaluations = 0;
-    let last: { readonly expectations: readonly Expectation[]; readonly verdict?: string } | undefined;
+    let last: { readonly expectations: readonly Expectation[]; readonly verdict?: Falsified } | undefined;
     let thrown: { readonly error: unknown } | undefined;
     const details = await fc.check(
       fc.asyncProperty(options.arbitrary, async (value) => {
@@ -116,14 +153,14 @@ export class PropertyRunner {
           else thrown = { error };
           throw error;
         }
-        const expectations =
-          typeof said === "object"
-            ? said
-            : [{ name: `property: ${options.name}`, ok: said === true } satisfies Expectation];
+        const verdict = isExpectations(said) ? undefined : falsifiedOf(said);
+        const expectations = isExpectations(said)
+          ? said
+          : [{ name: `property: ${options.name}`, ok: said === true } satisfies Expectation];
         for (const expectation of expectations)
           if (!checked.has(expectation.name)) checked.set(expectation.name, expectation);
         if (expectations.every((expectation) => expectation.ok)) return true;
-        last = { expectations, ...(typeof said === "string" ? { verdict: said } : {}) };
+        last = { expectations, ...(verdict ? { verdict } : {}) };
         return false;
       }),
       {
@@ -131,6 +168,8 @@ export class PropertyRunner {
         numRuns,
         maxSkipsPerRun: 20,
         examples: examples.map((example) => [example] as [T]),
+        // Replaying: straight to the counterexample fast-check's path leads to (shrinking goes on from there).
+        ...(replay?.path ? { path: replay.path } : {}),
       },
     );
     progress?.(options.name, numRuns, numRuns);
@@ -153,23 +192,30 @@ export class PropertyRunner {
     const shown = options.show ? options.show(counterexample) : counterexample;
     const falsified = `falsified after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s)`;
     for (const expectation of last.expectations) {
-      const verdictFailure = last.verdict !== undefined && !expectation.ok;
+      const verdict = expectation.ok ? undefined : last.verdict;
+      if (verdict) {
+        // The verdict's own exchange (the request that answered wrongly), else the case's latest one.
+        t.expect(expectation.name, false, {
+          expected: verdict.expected,
+          actual: "actual" in verdict ? verdict.actual : shown,
+          message: `${options.name}: ${falsified}: ${verdict.message}`,
+          ...(verdict.response === undefined ? {} : { response: verdict.response }),
+        });
+        continue;
+      }
       t.expect(expectation.name, expectation.ok, {
         expected: expectation.expected,
-        actual: verdictFailure ? shown : expectation.actual,
-        ...(verdictFailure
-          ? { message: `${options.name}: ${falsified}: ${last.verdict}` }
-          : expectation.message === undefined
-            ? {}
-            : { message: expectation.message }),
+        actual: expectation.actual,
+        ...(expectation.message === undefined ? {} : { message: expectation.message }),
         ...(expectation.response === undefined ? {} : { response: expectation.response }),
       });
     }
+    const path = details.counterexamplePath ?? undefined;
     const reproduction = {
       seed: t.seed,
-      ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+      ...(path ? { path } : {}),
       counterexample: shown,
-      replay: this.#replay(asked),
+      replay: this.#replay(asked, options.name, path),
     };
     if (!this.#reproduced) {
       this.#reproduced = true;
@@ -179,12 +225,23 @@ export class PropertyRunner {
     return { passed: false, judged: true, runs: details.numRuns, counterexample };
   }
 
-  /** The command that replays this run's properties with the same seed and runs (the same values come out). */
-  #replay(runs: number): string {
-    const { target } = this.#t;
+  /** Whether the run's replay names this case and property. */
+  #replays(name: string): boolean {
+    const { replay, suiteId, caseId } = this.#t;
+    return replay?.suite === suiteId && replay.case === caseId && replay.property === name;
+  }
+
+  /**
+   * The command that replays this one property with the same seed and runs, straight from fast-check's `path` to
+   * the counterexample (the same values come out); every value shell-quoted, so it works as printed.
+   */
+  #replay(runs: number, name: string, path: string | undefined): string {
+    const { target, suiteId, caseId } = this.#t;
     const where = target.embedded
       ? ""
-      : ` --base-url ${target.baseUrl}${target.writesAllowed ? " --allow-writes" : ""}`;
-    return `conform fuzz ${this.#campaign} --seed ${this.#t.seed} --runs ${runs}${where}`;
+      : ` --base-url ${shellQuote(target.baseUrl)}${target.writesAllowed ? " --allow-writes" : ""}`;
+    const property = ` --property ${shellQuote(`${suiteId}/${caseId}/${name}`)}`;
+    const from = path ? ` --path ${shellQuote(path)}` : "";
+    return `conform fuzz ${shellQuote(this.#campaign)} --seed ${this.#t.seed} --runs ${runs}${property}${from}${where}`;
   }
 }

@@ -17,6 +17,7 @@
  */
 import fc from "fast-check";
 import {
+  answerFalsified,
   apiFacts,
   breaksOf,
   type CaseContext,
@@ -35,6 +36,7 @@ import {
   expectCreated,
   type FilterScenario,
   type FilterValue,
+  filterFalsified,
   filterHeader,
   filterObject,
   filterScenarios,
@@ -207,8 +209,10 @@ function soundAnswers(
       const verdict = checkFilter(filters[index], fieldsOf(list));
       if (verdict.status !== "valid") throw new Error(`judged an invalid filter: ${JSON.stringify(verdict)}`);
       const judgement = judgeFilteredPages({ returned: answer.items, filter: verdict.filter, key: itemKey });
-      if (judgement.status === "failed")
-        return `${JSON.stringify(filters[index])} on the ${answer.pages} pages read: ${describeFilterJudgement(judgement)}`;
+      if (judgement.status === "failed") {
+        const message = `${JSON.stringify(filters[index])} on the ${answer.pages} pages read: ${describeFilterJudgement(judgement)}`;
+        return filterFalsified(answer, judgement, message);
+      }
     }
     return true;
   };
@@ -264,7 +268,8 @@ export default defineSuite({
                     fields,
                   });
                   if (judgement.status === "inconclusive") return undefined;
-                  return judgement.status === "passed" ? true : describeFilterJudgement(judgement);
+                  // Failed: the verdict points at the filtered request that answered wrongly, with the ids.
+                  return judgement.status === "passed" ? true : filterFalsified(answer, judgement);
                 },
                 soundAnswers(list, [filter.value]),
               );
@@ -311,11 +316,22 @@ export default defineSuite({
                     (answer) => new Set(answer.items.map(itemKey).filter((key) => stable.keys.has(key))),
                   );
                   const intersection = [...inA!].filter((key) => inB!.has(key));
-                  const union = new Set([...inA!, ...inB!]);
-                  if (!sameSet(both!, intersection))
-                    return `+and answered ${both!.size} item(s), the intersection holds ${intersection.length}`;
-                  if (!sameSet(either!, union))
-                    return `+or answered ${either!.size} item(s), the union holds ${union.size}`;
+                  const union = [...new Set([...inA!, ...inB!])];
+                  /** A combined answer (`+and` at 2, `+or` at 3) against the set it should be, at its own request. */
+                  const against = (at: 2 | 3, got: ReadonlySet<string>, want: readonly string[]) =>
+                    answerFalsified(
+                      at === 2
+                        ? `+and answered ${got.size} item(s), the intersection holds ${want.length}`
+                        : `+or answered ${got.size} item(s), the union holds ${want.length}`,
+                      answers[at]!,
+                      {
+                        expected: want,
+                        missing: want.filter((key) => !got.has(key)),
+                        extra: [...got].filter((key) => !want.includes(key)),
+                      },
+                    );
+                  if (!sameSet(both!, intersection)) return against(2, both!, intersection);
+                  if (!sameSet(either!, union)) return against(3, either!, union);
                   return true;
                 },
                 soundAnswers(list, filters),
@@ -362,15 +378,35 @@ export default defineSuite({
                   if (stable.changed && (asc!.pages > 1 || desc!.pages > 1)) return undefined;
                   const ascending = asc!.items.filter((item) => stable.keys.has(itemKey(item)));
                   const descending = desc!.items.filter((item) => stable.keys.has(itemKey(item)));
-                  if (!sameSet(ascending.map(itemKey), descending.map(itemKey))) {
-                    return `asc answered ${ascending.length} item(s), desc ${descending.length}: not the same set`;
+                  const ascKeys = ascending.map(itemKey);
+                  const descKeys = descending.map(itemKey);
+                  if (!sameSet(ascKeys, descKeys)) {
+                    return answerFalsified(
+                      `asc answered ${ascending.length} item(s), desc ${descending.length}: not the same set`,
+                      desc!,
+                      {
+                        expected: ascKeys,
+                        missing: ascKeys.filter((key) => !descKeys.includes(key)),
+                        extra: descKeys.filter((key) => !ascKeys.includes(key)),
+                      },
+                    );
                   }
                   const reversed = [...descending].reverse();
                   const at = ascending.findIndex(
                     (item, index) => compareValues(item[orderBy], reversed[index]![orderBy]) !== 0,
                   );
                   if (at < 0) return true;
-                  return `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`;
+                  // The desc request, at the page holding the item out of place.
+                  return answerFalsified(
+                    `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`,
+                    desc!,
+                    {
+                      expected: [...ascKeys].reverse(),
+                      missing: [],
+                      extra: [],
+                      misplaced: itemKey(reversed[at]!),
+                    },
+                  );
                 },
                 soundAnswers(list, filters),
               );
@@ -406,10 +442,25 @@ export default defineSuite({
                   if (stable.changed && small!.pages > 1) return undefined;
                   const smallKeys = small!.items.map(itemKey).filter((key) => stable.keys.has(key));
                   const largeKeys = large!.items.map(itemKey).filter((key) => stable.keys.has(key));
-                  if (new Set(smallKeys).size !== smallKeys.length)
-                    return `page_size ${pageSize} repeats an item across pages`;
+                  // What is wrong is told at the smaller page size's request, against the larger one's answer.
+                  const defect = {
+                    expected: largeKeys,
+                    missing: largeKeys.filter((key) => !smallKeys.includes(key)),
+                    extra: smallKeys.filter((key) => !largeKeys.includes(key)),
+                  };
+                  if (new Set(smallKeys).size !== smallKeys.length) {
+                    const duplicated = smallKeys.filter((key, index) => smallKeys.indexOf(key) !== index);
+                    return answerFalsified(`page_size ${pageSize} repeats an item across pages`, small!, {
+                      ...defect,
+                      duplicated,
+                    });
+                  }
                   if (!sameSet(smallKeys, largeKeys))
-                    return `page_size ${pageSize} answered ${smallKeys.length} item(s), page_size ${max} ${largeKeys.length}`;
+                    return answerFalsified(
+                      `page_size ${pageSize} answered ${smallKeys.length} item(s), page_size ${max} ${largeKeys.length}`,
+                      small!,
+                      defect,
+                    );
                   const order = (filter.value as FilterValue)["+order_by"];
                   if (typeof order !== "string") return true;
                   const value = (keys: string[], items: readonly Item[]) => {
@@ -419,7 +470,11 @@ export default defineSuite({
                   const [a, b] = [value(smallKeys, small!.items), value(largeKeys, large!.items)];
                   const at = a.findIndex((entry, index) => compareValues(entry, b[index]) !== 0);
                   if (at < 0) return true;
-                  return `ordered by ${order}, position ${at} differs between page_size ${pageSize} and ${max}`;
+                  return answerFalsified(
+                    `ordered by ${order}, position ${at} differs between page_size ${pageSize} and ${max}`,
+                    small!,
+                    { ...defect, misplaced: smallKeys[at]! },
+                  );
                 },
                 soundAnswers(list, [filter.value, filter.value]),
               ),

@@ -38,6 +38,22 @@ describe("conform fuzz", () => {
     expect((await cli(["fuzz", "filters", "--runs", "0"])).code).toBe(2);
   });
 
+  it.each([
+    ["a --property that is not <suite>/<case>/<name>", ["--property", "semantics"], /--property must be/],
+    ["a suite outside the campaign", ["--property", "pagination/walk/x"], /has no suite "pagination"/],
+    ["a case the suite does not have", ["--property", "filters/nope/x"], /has no case "nope"/],
+    [
+      "a path that is not fast-check's",
+      ["--property", "filters/semantics/x", "--path", "1;2"],
+      /--path must be/,
+    ],
+    ["--path without --property", ["--path", "1:2"], /--path needs --property/],
+  ])("refuses %s (exit 2)", async (_name, extra, message) => {
+    const result = await cli(["fuzz", "filters", ...extra]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(message);
+  });
+
   it("the campaigns are the ones the bundled suites declare", async () => {
     const campaigns = await listCampaigns([]);
     expect(campaigns.map((entry) => [entry.campaign, entry.suites])).toEqual([

@@ -9,7 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reproduction } from "../../src/core/events.ts";
 import type { Exchange } from "../../src/core/exchange.ts";
-import type { ApiClient, CaseContext, LiveResponse, RequestOptions, SuiteHooks } from "../../src/index.ts";
+import type {
+  ApiClient,
+  CaseContext,
+  LiveResponse,
+  PropertyReplay,
+  RequestOptions,
+  SuiteHooks,
+} from "../../src/index.ts";
 import { clientOf } from "../../src/runner/case-context.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
@@ -83,6 +90,11 @@ export interface FakeCaseInit {
   readonly shared?: Map<string, unknown>;
   /** The run's signal (abort its controller to interrupt the run). */
   readonly signal?: AbortSignal;
+  /** The suite and case ids (default `suite`/`case`). */
+  readonly suiteId?: string;
+  readonly caseId?: string;
+  /** The one property the run replays. */
+  readonly replay?: PropertyReplay;
 }
 
 const specs = new Map<string, Promise<ApiSpec>>();
@@ -140,6 +152,9 @@ export function fakeCase(
     });
   let labels = 0;
   const t: CaseContext = {
+    suiteId: init.suiteId ?? "suite",
+    caseId: init.caseId ?? "case",
+    replay: init.replay,
     api: client("api"),
     auth: client("auth"),
     spec,

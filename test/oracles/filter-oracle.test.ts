@@ -144,6 +144,7 @@ describe("filter oracle: judging an answer", () => {
     const verdict = judge([usEast[0]!, usEast[0]!, instances[3]!]);
     expect(verdict).toMatchObject({
       status: "failed",
+      expected: ["1", "2", "7"],
       missing: ["2", "7"],
       unexpected: ["4"],
       duplicated: ["1"],

@@ -49,7 +49,10 @@ describe("body suites", () => {
     expect(first).toBeDefined();
     expect(first!.seed).toBeTypeOf("number");
     expect(first!.path).toMatch(/^\d+(:\d+)*$/);
-    expect(first!.replay).toBe("conform fuzz bodies --seed 5 --runs 4");
+    expect(first!.replay).toMatch(
+      /^conform fuzz bodies --seed 5 --runs 4 --property invalid-bodies\/one-rule\/\S+ --path /,
+    );
+    expect(first!.replay!.endsWith(` --path ${first!.path}`)).toBe(true);
     const counterexample = first!.counterexample as Generated<unknown>;
     expect(counterexample.meta.mode).toBe("negative");
     expect(mutationsOf(counterexample.meta)[0]!.field).toBeTypeOf("string");

@@ -52,7 +52,9 @@ describe("filters suite", () => {
     expect(failing.status).toBe("failed");
     expect(failing.reproduction).toMatchObject({
       seed: 5,
-      replay: expect.stringMatching(/^conform fuzz filters --seed 5 --runs \d+$/),
+      replay: expect.stringMatching(
+        /^conform fuzz filters --seed 5 --runs \d+ --property 'filters\/and-or\/\w+: \+and is the intersection, \+or the union' --path \d+(:\d+)*$/,
+      ),
     });
     expect(failing.reproduction?.path).toMatch(/^\d+(:\d+)*$/);
     const counterexample = failing.reproduction?.counterexample as {
@@ -64,6 +66,13 @@ describe("filters suite", () => {
     const message = failing.results.find((result) => result.outcome.status === "failed")?.outcome;
     expect(message).toMatchObject({
       message: expect.stringMatching(/falsified after \d+ run\(s\) and \d+ shrink\(s\): \+(and|or) answered/),
+    });
+    // It points at the combined filter's request (the one that answered wrongly), with the ids missing and extra.
+    const result = failing.results.find((entry) => entry.outcome.status === "failed")!;
+    const exchange = failing.exchanges.find((entry) => entry.id === result.exchangeId);
+    expect(exchange?.request.headers["x-filter"]).toMatch(/^\{"\+(and|or)":/);
+    expect(result.outcome).toMatchObject({
+      actual: { missing: expect.any(Array), extra: expect.any(Array) },
     });
   });
 

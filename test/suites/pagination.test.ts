@@ -48,7 +48,9 @@ describe("pagination suite", () => {
   it("an out-of-range page_size accepted is reported with the edge that shows it, shrunk, and its provenance", async () => {
     const run = await runSuites({ suites: ["pagination"], faults: ["page-size-out-of-range-accepted"] });
     const edges = cases(run.events).find((event) => event.caseId === "edges")!;
-    expect(edges.reproduction?.replay).toMatch(/^conform fuzz pagination --seed 1 --runs \d+$/);
+    expect(edges.reproduction?.replay).toMatch(
+      /^conform fuzz pagination --seed 1 --runs \d+ --property 'pagination\/edges\/[^']+' --path \d+(:\d+)*$/,
+    );
     const counterexample = edges.reproduction?.counterexample as Generated<{ page_size?: string }>;
     expect(counterexample.meta.mode).toBe("negative");
     expect(mutationsOf(counterexample.meta).map((mutation) => mutation.field)).toContain("page_size");

@@ -231,6 +231,7 @@ describe("judgeStably", () => {
     results: count,
     complete,
     listPages: complete ? 1 : 99,
+    reads: [],
   });
   const judgeCount = (said: ListAnswer, before: readonly Item[], after: readonly Item[]) =>
     before.length !== after.length

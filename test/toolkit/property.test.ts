@@ -76,7 +76,9 @@ describe("property runner", () => {
     expect(fake.reproduction).toMatchObject({
       seed: 1,
       counterexample: 50,
-      replay: "conform fuzz things --seed 1 --runs 40",
+      replay: expect.stringMatching(
+        /^conform fuzz things --seed 1 --runs 40 --property 'suite\/case\/numbers stay below 50' --path \d+(:\d+)*$/,
+      ),
     });
   });
 
@@ -101,8 +103,82 @@ describe("property runner", () => {
     ]);
     expect(fake.reproduction).toMatchObject({
       counterexample: { shown: 3 },
-      replay: "conform fuzz bodies --seed 1 --runs 20 --base-url https://127.0.0.1:1/v4 --allow-writes",
+      replay: expect.stringMatching(
+        /^conform fuzz bodies --seed 1 --runs 20 --property suite\/case\/one-rule:op --path [\d:]+ --base-url https:\/\/127.0.0.1:1\/v4 --allow-writes$/,
+      ),
     });
+  });
+
+  it("a falsified verdict with its response points at that exchange, with what was expected and came back", async () => {
+    const fake = fakeCase(spec);
+    const wrong = liveResponse({ status: 200, json: { data: [{ id: 7 }] } });
+    await new PropertyRunner(fake.t, "filters").check({
+      name: "answers match",
+      arbitrary: fc.integer({ min: 0, max: 100 }),
+      defaultRuns: 20,
+      shrinks: 100,
+      predicate: async (value) =>
+        value < 10
+          ? true
+          : {
+              message: `${value}: returned 7`,
+              response: wrong,
+              expected: { ids: [] },
+              actual: { extra: ["7"] },
+            },
+    });
+    const [failure] = fake.expectations;
+    expect(failure).toMatchObject({ name: "property: answers match", ok: false });
+    expect(failure?.details).toMatchObject({
+      expected: { ids: [] },
+      actual: { extra: ["7"] },
+      message: expect.stringMatching(/^answers match: falsified after .*: 10: returned 7$/),
+    });
+    expect(failure?.details.response).toBe(wrong);
+  });
+
+  it("replaying one property: others are not run; it goes straight to its counterexample from the path", async () => {
+    const property = (evaluated: number[]) => ({
+      name: "numbers stay below 50",
+      arbitrary: fc.integer({ min: 0, max: 1000 }),
+      defaultRuns: 30,
+      shrinks: 200,
+      predicate: async (value: number) => {
+        evaluated.push(value);
+        return value < 50 ? true : `${value} is 50 or more`;
+      },
+    });
+    const first = fakeCase(spec);
+    const firstValues: number[] = [];
+    await new PropertyRunner(first.t, "things").check(property(firstValues));
+    const path = first.reproduction?.path;
+    expect(path).toMatch(/^\d+(:\d+)*$/);
+    expect(first.reproduction?.replay).toBe(
+      `conform fuzz things --seed 1 --runs 30 --property 'suite/case/numbers stay below 50' --path ${path}`,
+    );
+
+    const replay = { suite: "suite", case: "case", property: "numbers stay below 50", path };
+    const again = fakeCase(spec, undefined, { replay });
+    const againValues: number[] = [];
+    const runner = new PropertyRunner(again.t, "things");
+    const skipped: number[] = [];
+    await runner.check({ ...property(skipped), name: "another property" });
+    await runner.check({ ...property(skipped), name: "a third one" });
+    await runner.check(property(againValues));
+    expect(skipped).toEqual([]);
+    expect(again.logs[0]).toBe("properties not run: the run replays suite/case/numbers stay below 50");
+    expect(again.reproduction?.counterexample).toBe(50);
+    expect(again.reproduction?.path).toBe(path);
+    // From the path: the counterexample first, then only its own shrinks (never the runs before it).
+    expect(againValues[0]).toBe(50);
+    expect(againValues.length).toBeLessThan(firstValues.length);
+
+    // The same property in another case is not the one replayed.
+    const elsewhere = fakeCase(spec, undefined, { replay, caseId: "other" });
+    const none: number[] = [];
+    await new PropertyRunner(elsewhere.t, "things").check(property(none));
+    expect(none).toEqual([]);
+    expect(elsewhere.expectations).toEqual([]);
   });
 
   it("a property whose every value was skipped records nothing, neither pass nor failure, and logs why", async () => {

@@ -7,7 +7,8 @@
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
-import { runFuzzCampaign } from "../../runner/fuzz.ts";
+import { ConfigError } from "../../core/errors.ts";
+import { parsePropertyReplay, runFuzzCampaign } from "../../runner/fuzz.ts";
 import { checkNumbers } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
 import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
@@ -15,7 +16,7 @@ import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.t
 /** Runs per property when --runs is not given (fast-check's own default). */
 export const defaultCampaignRuns = 100;
 
-type FuzzArgs = RunArgs & { campaign: string; runs: number };
+type FuzzArgs = RunArgs & { campaign: string; runs: number; property?: string; path?: string };
 
 function builder(yargs: Argv) {
   return runOptions(yargs)
@@ -29,13 +30,35 @@ function builder(yargs: Argv) {
       group: "Run:",
       describe: "Runs per property (each run is a few requests)",
     })
+    .option("property", {
+      type: "string",
+      group: "Run:",
+      describe:
+        "Replay one property only: <suite>/<case>/<property name>, as a failure's replay line names it",
+    })
+    .option("path", {
+      type: "string",
+      group: "Run:",
+      describe: "With --property: fast-check's path to the counterexample (from the replay line)",
+    })
     .hide("suite")
     .hide("tag")
     .hide("exclude-tag")
-    .check((args) => checkNumbers(args, ["runs"]))
+    .check((args) => {
+      checkNumbers(args, ["runs"]);
+      if (args.path !== undefined && args.property === undefined)
+        throw new ConfigError("--path needs --property (the property whose counterexample it leads to)");
+      if (args.property !== undefined)
+        parsePropertyReplay(String(args.property), args.path as string | undefined);
+      return true;
+    })
     .example(
       "$0 fuzz filters --runs 500 --seed 42",
       "A long X-Filter campaign against the embedded reference server",
+    )
+    .example(
+      "$0 fuzz filters --seed 5 --runs 12 --property 'filters/semantics/getNodeBalancers answers what the oracle says' --path 3:0",
+      "Replay one falsified property from its counterexample, as a failure's replay line prints it",
     )
     .example(
       "CONFORM_TOKEN=... $0 fuzz pagination --base-url https://api.example.net/v4",
@@ -50,11 +73,18 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
   builder: builder as unknown as CommandModule<object, FuzzArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
+    const replay = args.property === undefined ? undefined : parsePropertyReplay(args.property, args.path);
     const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`, { ci: Boolean(process.env.CI) });
     try {
       args.exitCode = await runWithReporters(
         config,
-        (options) => runFuzzCampaign(config, { ...options, campaign: args.campaign, runs: args.runs }),
+        (options) =>
+          runFuzzCampaign(config, {
+            ...options,
+            campaign: args.campaign,
+            runs: args.runs,
+            ...(replay ? { replay } : {}),
+          }),
         { progress: (label, run, of) => bar.update(label, run, of) },
       );
     } finally {

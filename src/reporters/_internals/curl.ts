@@ -5,6 +5,9 @@
  * @internal
  */
 import type { RecordedRequest } from "../../core/exchange.ts";
+import { shellQuote } from "../../core/shell-quote.ts";
+
+export { shellQuote };
 
 /** The shell variable that stands for the bearer token in a reproduction line. */
 export const tokenVariable = "CONFORM_TOKEN";
@@ -15,25 +18,6 @@ const omittedHeaders = new Set(["host", "content-length", "connection", "transfe
 export interface CurlOptions {
   /** Adds `--insecure` (the embedded reference server's certificate is self-signed). */
   readonly insecure?: boolean;
-}
-
-/** POSIX shell quoting: bare when safe, `'...'` otherwise, `$'...'` when the text holds control characters. */
-export function shellQuote(value: string): string {
-  if (/^[A-Za-z0-9_./:=@%+,-]+$/.test(value)) return value;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
-  if (/[\u0000-\u001f\u007f]/.test(value)) {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this escapes
-    const escaped = value.replace(/[\\'\u0000-\u001f\u007f]/g, (char) => {
-      if (char === "\\") return "\\\\";
-      if (char === "'") return "\\'";
-      if (char === "\n") return "\\n";
-      if (char === "\r") return "\\r";
-      if (char === "\t") return "\\t";
-      return `\\x${char.charCodeAt(0).toString(16).padStart(2, "0")}`;
-    });
-    return `$'${escaped}'`;
-  }
-  return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 function authorizationArgument(value: string): string {
