@@ -4,7 +4,9 @@
  * @module
  */
 import type { Exchange } from "./exchange.ts";
-import type { CheckResult } from "./result.ts";
+import type { CheckResult, Reproduction } from "./result.ts";
+
+export type { Reproduction } from "./result.ts";
 
 export type SuiteTag = "read-only" | "writes" | "costly" | "slow" | (string & {});
 
@@ -27,15 +29,6 @@ export interface PlannedSuite {
   readonly title: string;
   readonly tags: readonly SuiteTag[];
   readonly cases: number;
-}
-
-/** What reproduces a generated case: the property run's seed and path, and the shrunk counterexample. */
-export interface Reproduction {
-  readonly seed: number;
-  readonly path?: string;
-  readonly counterexample?: unknown;
-  /** A command line that replays it. */
-  readonly replay?: string;
 }
 
 export interface RunStarted {

@@ -30,6 +30,15 @@ export function skipped(reason: string): CheckOutcome {
   return { status: "skipped", reason };
 }
 
+/** What reproduces a generated case: the property run's seed and path, and the shrunk counterexample. */
+export interface Reproduction {
+  readonly seed: number;
+  readonly path?: string;
+  readonly counterexample?: unknown;
+  /** A command line that replays it. */
+  readonly replay?: string;
+}
+
 /** One check's verdict on one exchange (or a suite's own assertion), as reported. */
 export interface CheckResult {
   /** Check id (`body-matches-schema`) or, for a suite's own assertion, `assert:<name>`. */
@@ -44,4 +53,9 @@ export interface CheckResult {
    * collapsed into the first: a case with hundreds of exchanges failing the same way reports one result.
    */
   readonly count?: number;
+  /**
+   * What reproduces this failure when a generated property made it (its seed, path, counterexample and replay
+   * line): a case with several falsified properties shows each failure with its own.
+   */
+  readonly reproduction?: Reproduction;
 }

@@ -153,10 +153,11 @@ export function createConsoleReporter(
     const lines = check
       ? checkLines(check, textOptions())
       : [`error ${event.error?.code ?? "ERROR"}: ${event.error?.message ?? ""}`];
-    return [
-      `  › ${caseName(event)}`,
-      ...[...lines, ...caseDetailLines(event, textOptions())].map((line) => styled(line, "    ")),
-    ];
+    // The case's logs tell about its own assertions and errors, not about a check's verdict on an exchange (a header
+    // wrong on every answer would repeat the logs of every case it was found in).
+    const logs = !check || check.result.checkId.startsWith("assert:");
+    const details = caseDetailLines(event, textOptions(), logs);
+    return [`  › ${caseName(event)}`, ...[...lines, ...details].map((line) => styled(line, "    "))];
   };
 
   const groupBlock = (group: FailureGroup, failures: readonly GroupFailure[]): string[] => {

@@ -8,7 +8,7 @@
  */
 import type { CaseFinished, FailureGroup, RunStarted } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
-import type { CheckOutcome, CheckResult } from "../core/result.ts";
+import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
 import {
   RunRecord,
@@ -63,6 +63,7 @@ export interface JsonCheckResult {
   readonly outcome: CheckOutcome;
   readonly group?: string;
   readonly count?: number;
+  readonly reproduction?: Reproduction;
 }
 
 export interface JsonCase {
@@ -200,6 +201,7 @@ function toJsonResult(result: CheckResult): JsonCheckResult {
     outcome: result.outcome,
     ...(result.group === undefined ? {} : { group: result.group }),
     ...(result.count === undefined ? {} : { count: result.count }),
+    ...(result.reproduction === undefined ? {} : { reproduction: result.reproduction }),
   };
 }
 

@@ -209,7 +209,16 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
         ? passed
         : failed(details.message ?? name, { expected: details.expected, actual: details.actual });
       const exchange = details.response?.exchange ?? recorder.lastExchange;
-      recorder.assert({ checkId: `assert:${name}`, exchangeId: exchange?.id, outcome }, exchange);
+      const reproduction = condition ? undefined : details.reproduction;
+      recorder.assert(
+        {
+          checkId: `assert:${name}`,
+          exchangeId: exchange?.id,
+          outcome,
+          ...(reproduction ? { reproduction } : {}),
+        },
+        exchange,
+      );
       return condition;
     },
     skip(reason) {

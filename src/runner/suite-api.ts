@@ -132,7 +132,14 @@ export interface CaseContext {
   expect(
     name: string,
     condition: boolean,
-    details?: { expected?: unknown; actual?: unknown; message?: string; response?: LiveResponse },
+    details?: {
+      expected?: unknown;
+      actual?: unknown;
+      message?: string;
+      response?: LiveResponse;
+      /** What reproduces this failure (a falsified property's seed, path, counterexample and replay line). */
+      reproduction?: Reproduction;
+    },
   ): boolean;
   /** Stops the case as skipped, with the reason reported (never counted as passed). */
   skip(reason: string): never;

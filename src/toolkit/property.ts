@@ -191,6 +191,13 @@ export class PropertyRunner {
     const counterexample = details.counterexample?.[0] as T;
     const shown = options.show ? options.show(counterexample) : counterexample;
     const falsified = `falsified after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s)`;
+    const path = details.counterexamplePath ?? undefined;
+    const reproduction = {
+      seed: t.seed,
+      ...(path ? { path } : {}),
+      counterexample: shown,
+      replay: this.#replay(asked, options.name, path),
+    };
     for (const expectation of last.expectations) {
       const verdict = expectation.ok ? undefined : last.verdict;
       if (verdict) {
@@ -198,8 +205,10 @@ export class PropertyRunner {
         t.expect(expectation.name, false, {
           expected: verdict.expected,
           actual: "actual" in verdict ? verdict.actual : shown,
-          message: `${options.name}: ${falsified}: ${verdict.message}`,
+          // The assertion's name is the property's: the message says what happened, not the name again.
+          message: `${falsified}: ${verdict.message}`,
           ...(verdict.response === undefined ? {} : { response: verdict.response }),
+          reproduction,
         });
         continue;
       }
@@ -208,19 +217,14 @@ export class PropertyRunner {
         actual: expectation.actual,
         ...(expectation.message === undefined ? {} : { message: expectation.message }),
         ...(expectation.response === undefined ? {} : { response: expectation.response }),
+        reproduction,
       });
     }
-    const path = details.counterexamplePath ?? undefined;
-    const reproduction = {
-      seed: t.seed,
-      ...(path ? { path } : {}),
-      counterexample: shown,
-      replay: this.#replay(asked, options.name, path),
-    };
+    // Each failure carries its own reproduction; the case's is its first falsified property's.
     if (!this.#reproduced) {
       this.#reproduced = true;
       t.reproduce(reproduction);
-    } else t.log(`also failing: ${options.name} ${JSON.stringify(reproduction)}`);
+    }
     t.log(`${options.name}: ${falsified}; seed ${details.seed}, path ${details.counterexamplePath}`);
     return { passed: false, judged: true, runs: details.numRuns, counterexample };
   }

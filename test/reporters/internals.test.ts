@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import type { CaseFinished } from "../../src/core/events.ts";
+import type { CheckResult, Reproduction } from "../../src/core/result.ts";
 import { curlLine, shellQuote } from "../../src/reporters/_internals/curl.ts";
 import { formatDuration, toSeconds } from "../../src/reporters/_internals/durations.ts";
 import { escapeHtml, html, jsonForScript } from "../../src/reporters/_internals/escape-html.ts";
+import { caseDetailLines, failureLines } from "../../src/reporters/_internals/failure-text.ts";
 import { LatencyHistogram } from "../../src/reporters/_internals/latency-histogram.ts";
 import { codeSpan, escapeMarkdown } from "../../src/reporters/_internals/markdown.ts";
 import { terminalSafe } from "../../src/reporters/_internals/text.ts";
@@ -174,5 +177,53 @@ describe("terminal and markdown safety", () => {
     expect(escapeMarkdown("[x](http://e) <b> @me *y*")).toBe(
       "\\[x\\]\\(http://e\\) &lt;b\\> @\u200bme \\*y\\*",
     );
+  });
+});
+
+describe("failure text: reproductions", () => {
+  const own = (property: string) => ({
+    seed: 7,
+    path: "1:0",
+    counterexample: { property },
+    replay: `conform fuzz things --seed 7 --property 'suite/case/${property}' --path 1:0`,
+  });
+  const failedResult = (property: string, reproduction?: Reproduction): CheckResult => ({
+    checkId: `assert:property: ${property}`,
+    exchangeId: undefined,
+    outcome: { status: "failed", message: "falsified" },
+    ...(reproduction ? { reproduction } : {}),
+  });
+  const caseWith = (results: CheckResult[], reproduction: Reproduction): CaseFinished => ({
+    type: "case-finished",
+    suiteId: "suite",
+    caseId: "case",
+    title: "a case",
+    tags: [],
+    status: "failed",
+    durationMs: 1,
+    results,
+    passedChecks: 0,
+    exchanges: [],
+    exchangeCount: 0,
+    reproduction,
+    logs: ["a log line"],
+  });
+
+  it("each failure tells its own replay line; the case's is not told again", () => {
+    const event = caseWith([failedResult("a", own("a")), failedResult("b", own("b"))], own("a"));
+    const text = failureLines(event).join("\n");
+    expect(text.match(/replay: /g)).toHaveLength(2);
+    expect(text).toContain("--property 'suite/case/a'");
+    expect(text).toContain("--property 'suite/case/b'");
+    expect(caseDetailLines(event)).toEqual(["  log: a log line"]);
+  });
+
+  it.each([
+    ["logs wanted", true, ["generated case: seed 7, path 1:0", "  log: a log line"]],
+    ["logs not wanted", false, ["generated case: seed 7, path 1:0"]],
+  ])("a case whose failures carry none tells the case's reproduction (%s)", (_name, logs, start) => {
+    const lines = caseDetailLines(caseWith([failedResult("a")], own("a")), {}, logs);
+    expect(lines.filter((line) => !/counterexample|replay/.test(line))).toEqual(start);
+    expect(lines.some((line) => line.includes("replay: "))).toBe(true);
   });
 });

@@ -69,9 +69,7 @@ describe("property runner", () => {
     expect(failure).toMatchObject({ name: "property: numbers stay below 50", ok: false });
     expect(failure?.details).toMatchObject({
       actual: 50,
-      message: expect.stringMatching(
-        /^numbers stay below 50: falsified after \d+ run\(s\) and \d+ shrink\(s\): 50 is 50 or more$/,
-      ),
+      message: expect.stringMatching(/^falsified after \d+ run\(s\) and \d+ shrink\(s\): 50 is 50 or more$/),
     });
     expect(fake.reproduction).toMatchObject({
       seed: 1,
@@ -80,6 +78,36 @@ describe("property runner", () => {
         /^conform fuzz things --seed 1 --runs 40 --property 'suite\/case\/numbers stay below 50' --path \d+(:\d+)*$/,
       ),
     });
+  });
+
+  it("two falsified properties of one case: each failure carries its own reproduction and replay line", async () => {
+    const fake = fakeCase(spec);
+    const runner = new PropertyRunner(fake.t, "things");
+    for (const limit of [50, 70]) {
+      await runner.check({
+        name: `numbers stay below ${limit}`,
+        arbitrary: fc.integer({ min: 0, max: 1000 }),
+        defaultRuns: 20,
+        shrinks: 200,
+        predicate: async (value) => (value < limit ? true : `${value} is ${limit} or more`),
+      });
+    }
+    const failures = fake.expectations.filter((entry) => !entry.ok);
+    expect(failures.map((entry) => entry.name)).toEqual([
+      "property: numbers stay below 50",
+      "property: numbers stay below 70",
+    ]);
+    const [first, second] = failures.map((entry) => entry.details.reproduction);
+    expect(first).toMatchObject({
+      counterexample: 50,
+      replay: expect.stringContaining("numbers stay below 50'"),
+    });
+    expect(second).toMatchObject({
+      counterexample: 70,
+      replay: expect.stringContaining("numbers stay below 70'"),
+    });
+    // The case's reproduction stays its first falsified property's.
+    expect(fake.reproduction).toEqual(first);
   });
 
   it("expectations: each is recorded once when all hold, the shrunk run's when one fails", async () => {
@@ -132,7 +160,7 @@ describe("property runner", () => {
     expect(failure?.details).toMatchObject({
       expected: { ids: [] },
       actual: { extra: ["7"] },
-      message: expect.stringMatching(/^answers match: falsified after .*: 10: returned 7$/),
+      message: expect.stringMatching(/^falsified after .*: 10: returned 7$/),
     });
     expect(failure?.details.response).toBe(wrong);
   });

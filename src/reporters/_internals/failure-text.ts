@@ -7,7 +7,7 @@
  */
 import type { CaseFinished, FailureGroup } from "../../core/events.ts";
 import type { Exchange } from "../../core/exchange.ts";
-import type { CheckResult } from "../../core/result.ts";
+import type { CheckResult, Reproduction } from "../../core/result.ts";
 import { curlLine } from "./curl.ts";
 import { excerpt, formatValue } from "./text.ts";
 
@@ -96,6 +96,19 @@ export function checkLines(
     lines.push(`${indent}response:  ${responseLine(exchange, options.maxBody)}`);
     lines.push(`${indent}reproduce: ${curlLine(exchange.request, { insecure: options.insecure })}`);
   }
+  if (check.result.reproduction) lines.push(...reproductionLines(check.result.reproduction, options));
+  return lines;
+}
+
+/** A generated failure's seed and path, its counterexample and the command that replays it, as lines. */
+export function reproductionLines(reproduction: Reproduction, options: FailureTextOptions = {}): string[] {
+  const indent = options.indent ?? "  ";
+  const path = reproduction.path === undefined ? "" : `, path ${reproduction.path}`;
+  const lines = [`generated case: seed ${reproduction.seed}${path}`];
+  if (reproduction.counterexample !== undefined) {
+    lines.push(`${indent}counterexample: ${formatValue(reproduction.counterexample, options.maxValue)}`);
+  }
+  if (reproduction.replay) lines.push(`${indent}replay: ${reproduction.replay}`);
   return lines;
 }
 
@@ -126,20 +139,22 @@ export function sameAsGroup(group: FailureGroup): string {
   return `same as group ${group.id} (${group.failures}×): ${group.shape}`;
 }
 
-/** What reproduces a generated case and what the case logged, as lines. */
-export function caseDetailLines(event: CaseFinished, options: FailureTextOptions = {}): string[] {
+/**
+ * What reproduces a generated case and what the case logged (unless `logs` is false), as lines. The case's
+ * reproduction only where no failed result carries its own (each of those is told with its failure).
+ */
+export function caseDetailLines(
+  event: CaseFinished,
+  options: FailureTextOptions = {},
+  logs = true,
+): string[] {
   const indent = options.indent ?? "  ";
   const lines: string[] = [];
-  const reproduction = event.reproduction;
-  if (reproduction) {
-    const path = reproduction.path === undefined ? "" : `, path ${reproduction.path}`;
-    lines.push(`generated case: seed ${reproduction.seed}${path}`);
-    if (reproduction.counterexample !== undefined) {
-      lines.push(`${indent}counterexample: ${formatValue(reproduction.counterexample, options.maxValue)}`);
-    }
-    if (reproduction.replay) lines.push(`${indent}replay: ${reproduction.replay}`);
-  }
-  for (const log of event.logs ?? []) lines.push(`${indent}log: ${log}`);
+  const toldWithFailures = event.results.some(
+    (result) => result.outcome.status === "failed" && result.reproduction !== undefined,
+  );
+  if (event.reproduction && !toldWithFailures) lines.push(...reproductionLines(event.reproduction, options));
+  if (logs) for (const log of event.logs ?? []) lines.push(`${indent}log: ${log}`);
   return lines;
 }
 
