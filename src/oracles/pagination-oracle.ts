@@ -206,7 +206,7 @@ export function pageViolations(
       invariant: "page-length",
       expected: expected.end - expected.start,
       actual: answer.dataLength,
-      message: `page ${expected.page} of ${answer.results} items at page_size ${expected.pageSize} holds ${expected.end - expected.start}`,
+      message: `page ${expected.page} of ${answer.results} items at page_size ${expected.pageSize} must hold ${expected.end - expected.start}`,
     });
   }
   return violations;

@@ -22,6 +22,8 @@ export interface AnswerDefect {
   readonly duplicated?: readonly string[];
   /** The key of the first item out of place, when the order is what is wrong. */
   readonly misplaced?: string;
+  /** What was expected, in words, when the keys are not known (default: a filter's, on the pages read). */
+  readonly expectation?: string;
 }
 
 /**
@@ -30,18 +32,19 @@ export interface AnswerDefect {
  * those returned, missing and extra. The failure's curl line is then that filtered request.
  */
 export function answerFalsified(message: string, answer: ListAnswer, defect: AnswerDefect): Falsified {
-  const wrong = [
-    ...defect.extra,
-    ...(defect.duplicated ?? []),
-    ...(defect.misplaced ? [defect.misplaced] : []),
-  ];
-  const page = pageHolding(answer, wrong);
+  const wrong = [...defect.extra, ...(defect.misplaced ? [defect.misplaced] : [])];
+  // An item returned wrongly or out of place: its page; else an item shown twice: the page it shows again on.
+  const page =
+    wrong.length === 0 && (defect.duplicated ?? []).length > 0
+      ? pageHolding(answer, defect.duplicated ?? [], true)
+      : pageHolding(answer, wrong);
   return {
     message,
     ...(page ? { response: page.response } : {}),
     expected:
       defect.expected === undefined
-        ? "only matching items, none twice, in order (on the pages read; completeness not judged)"
+        ? (defect.expectation ??
+          "only matching items, none twice, in order (on the pages read; completeness not judged)")
         : { ids: defect.expected },
     // What is wrong first, the whole answer last: a long list of ids is what a report cuts short.
     actual: {

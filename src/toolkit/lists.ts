@@ -15,6 +15,7 @@ import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import { apiOperations } from "./operations.ts";
+import type { Falsified } from "./property.ts";
 
 export type Item = Readonly<Record<string, unknown>>;
 
@@ -180,11 +181,22 @@ export interface ListAnswer {
 
 /**
  * The page of an answer that holds the first of `keys` (an item returned wrongly, say), else its first page: the
- * answer that shows a defect, for a failure to point at. Undefined for an answer of no page.
+ * answer that shows a defect, for a failure to point at. With `again`, the page where one of `keys` shows for the
+ * second time (an item repeated: its first page is right on its own). Undefined for an answer of no page.
  */
-export function pageHolding(answer: ListAnswer, keys: Iterable<string>): PageRead | undefined {
+export function pageHolding(answer: ListAnswer, keys: Iterable<string>, again = false): PageRead | undefined {
   const wanted = new Set(keys);
-  const holding = answer.reads.find((read) => read.body?.data.some((item) => wanted.has(itemKey(item))));
+  const seen = new Set<string>();
+  const holding = answer.reads.find((read) =>
+    (read.body?.data ?? []).some((item) => {
+      const key = itemKey(item);
+      if (!wanted.has(key)) return false;
+      if (!again || seen.has(key)) return true;
+      seen.add(key);
+      // Twice on one page is that page's defect.
+      return read.body!.data.filter((other) => itemKey(other) === key).length > 1;
+    }),
+  );
   return holding ?? answer.reads[0];
 }
 
@@ -199,37 +211,52 @@ export function notWhole(list: ListTarget, answer: ListAnswer, pageSize: number)
 }
 
 /**
- * Reads every page at `pageSize` (at most {@link maxWalkPages}), with an optional filter. A string says why there
- * is no answer to judge: a page refused, or a page breaking the envelope's invariants.
+ * Why a read has no answer to judge, as a property's verdict: what went wrong, and the page that shows it (the
+ * refused page, or the one breaking the envelope's invariants), for a failure to point at.
+ */
+export type NoAnswer = Falsified & { readonly response: LiveResponse };
+
+/** Whether a read gave {@link NoAnswer} rather than an answer (or answers) to judge. */
+export function isNoAnswer(read: object): read is NoAnswer {
+  return !Array.isArray(read) && !("items" in read) && "message" in read;
+}
+
+/**
+ * Reads every page at `pageSize` (at most {@link maxWalkPages}), with an optional filter; or why there is no
+ * answer to judge: a page refused, or a page breaking the envelope's invariants.
  */
 export async function readAll(
   t: CaseContext,
   list: ListTarget,
   pageSize: number,
   filter?: unknown,
-): Promise<ListAnswer | string> {
+): Promise<ListAnswer | NoAnswer> {
   const read = await walk(t, list, { pageSize, filter });
   if (read.status === "refused") {
     const { status, text } = read.response;
-    return `page ${read.page} at page_size ${pageSize} answered ${status}: ${text.slice(0, 200)}`;
+    return {
+      message: `page ${read.page} at page_size ${pageSize} answered ${status}: ${text.slice(0, 200)}`,
+      response: read.response,
+    };
   }
   return answerOf(t, read, pageSize, true);
 }
 
 /**
- * The answer a walk read at `pageSize`; with `judgeEnvelopes`, a string instead when a page read breaks the
- * envelope's invariants (naming the page and what broke).
+ * The answer a walk read at `pageSize`; with `judgeEnvelopes`, {@link NoAnswer} instead when a page read breaks
+ * the envelope's invariants (naming the page and what broke, pointing at it).
  */
 export function answerOf(
   t: CaseContext,
   read: Extract<Walk, { status: "read" }>,
   pageSize: number,
   judgeEnvelopes: boolean,
-): ListAnswer | string {
+): ListAnswer | NoAnswer {
   if (judgeEnvelopes) {
     for (const { query, read: page } of read.answers) {
       const broken = describeViolations(t, query, page.body!);
-      if (broken) return `page ${query.page} at page_size ${pageSize}: ${broken}`;
+      if (broken)
+        return { message: `page ${query.page} at page_size ${pageSize}: ${broken}`, response: page.response };
     }
   }
   const last = read.answers.at(-1)?.read.body;
@@ -245,17 +272,17 @@ export function answerOf(
 
 /**
  * Reads each filter's answer in turn, each at its page size (whole, or its first pages: see {@link ListAnswer});
- * a string says why there is none, prefixed with the filter.
+ * or why there is none, prefixed with the filter.
  */
 export async function readAnswers(
   t: CaseContext,
   list: ListTarget,
   reads: readonly { readonly filter: unknown; readonly pageSize: number }[],
-): Promise<ListAnswer[] | string> {
+): Promise<ListAnswer[] | NoAnswer> {
   const answers: ListAnswer[] = [];
   for (const { filter, pageSize } of reads) {
     const answer = await readAll(t, list, pageSize, filter);
-    if (typeof answer === "string") return `${JSON.stringify(filter)} ${answer}`;
+    if (isNoAnswer(answer)) return { ...answer, message: `${JSON.stringify(filter)} ${answer.message}` };
     answers.push(answer);
   }
   return answers;

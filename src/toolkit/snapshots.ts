@@ -15,10 +15,12 @@ import {
   allComplete,
   answerOf,
   type Item,
+  isNoAnswer,
   itemKey,
   type ListAnswer,
   type ListTarget,
   maxWalkPages,
+  type NoAnswer,
   notWhole,
   walk,
 } from "./lists.ts";
@@ -29,10 +31,11 @@ import type { Verdict } from "./property.ts";
  * more pages than one walk reads gives its first pages (`complete` false), each page's envelope judged: a broken
  * one is what went wrong (a whole list's envelopes are the pagination suite's to judge, page by page).
  */
-export async function snapshot(t: CaseContext, list: ListTarget): Promise<ListAnswer | string> {
+export async function snapshot(t: CaseContext, list: ListTarget): Promise<ListAnswer | NoAnswer> {
   const pageSize = conventionsOf(t.spec).pageSize.max;
   const read = await walk(t, list, { pageSize });
-  if (read.status === "refused") return `answered ${read.response.status} to an unfiltered read`;
+  if (read.status === "refused")
+    return { message: `answered ${read.response.status} to an unfiltered read`, response: read.response };
   return answerOf(t, read, pageSize, !read.complete);
 }
 
@@ -70,7 +73,7 @@ export async function judgeStably<T extends ListAnswer | readonly ListAnswer[]>(
   t: CaseContext,
   list: ListTarget,
   state: Snapshots,
-  read: () => Promise<T | string>,
+  read: () => Promise<T | NoAnswer>,
   judge: (answer: T, before: readonly Item[], after: readonly Item[]) => Verdict | undefined,
   partial?: (answer: T) => Verdict,
 ): Promise<Verdict> {
@@ -90,10 +93,10 @@ export async function judgeStably<T extends ListAnswer | readonly ListAnswer[]>(
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     const before = state.before;
     const answer = await read();
-    if (typeof answer === "string") return answer;
+    if (isNoAnswer(answer)) return answer;
     if (state.complete === false || !allComplete(answer)) return judgePartly(answer);
     const after = await snapshot(t, list);
-    if (typeof after === "string") return after;
+    if (isNoAnswer(after)) return after;
     state.before = after.items;
     state.complete = after.complete;
     if (!after.complete) return judgePartly(answer);
@@ -142,8 +145,8 @@ export async function eachList(
   for (const list of lists) {
     const before = await snapshot(t, list);
     const name = `${list.operation.operationId} ${canBeRead}`;
-    if (typeof before === "string") {
-      t.expect(name, false, { actual: before });
+    if (isNoAnswer(before)) {
+      t.expect(name, false, { actual: before.message, response: before.response });
       continue;
     }
     if (!before.complete) t.log(notWhole(list, before, conventionsOf(t.spec).pageSize.max));

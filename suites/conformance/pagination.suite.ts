@@ -16,6 +16,7 @@
  */
 import fc from "fast-check";
 import {
+  answerFalsified,
   breaksOf,
   type CaseContext,
   conventionsOf,
@@ -26,6 +27,7 @@ import {
   expectPage,
   fewKeys,
   type Generated,
+  isNoAnswer,
   itemKey,
   judgeStably,
   judgeWalk,
@@ -113,7 +115,7 @@ async function judgeEdge(
   const same = (keys: readonly string[]) => JSON.stringify(slice(keys)) === JSON.stringify(got);
   if (same(state.before.map(itemKey))) return true;
   const fresh = await snapshot(t, list);
-  if (typeof fresh === "string") return fresh;
+  if (isNoAnswer(fresh)) return fresh;
   state.before = fresh.items;
   state.complete = fresh.complete;
   const keys = fresh.items.map(itemKey);
@@ -121,7 +123,13 @@ async function judgeEdge(
   if (!fresh.complete) {
     if (expected.end > keys.length || fresh.results !== body.results) return true;
   } else if (keys.length !== body.results) return true;
-  return `${asked}: answered items ${fewKeys(got)}; that page of the list holds ${fewKeys(slice(keys))}`;
+  // The page read is what answered wrongly (not the snapshot read after it).
+  return {
+    message: `${asked}: answered items ${fewKeys(got)}; that page of the list holds ${fewKeys(slice(keys))}`,
+    response: read.response,
+    expected: { ids: slice(keys) },
+    actual: { ids: got },
+  };
 }
 
 /** Walks all pages at `pageSize` and compares with the whole list read before and after. */
@@ -136,12 +144,22 @@ function judgeWalkAt(t: CaseContext, list: ListTarget, state: Snapshots, pageSiz
       const afterKeys = after.map(itemKey);
       const judged = judgeWalk(keys, afterKeys);
       const changed = JSON.stringify(before.map(itemKey)) !== JSON.stringify(afterKeys);
+      // Each verdict points at a page of the walk (the one holding the first item wrong), not the snapshot after it.
       if (judged.duplicated.length > 0 && !changed) {
-        return `at page_size ${pageSize}, ${judged.duplicated.length} item(s) show on two pages: ${fewKeys(judged.duplicated)}`;
+        return answerFalsified(
+          `at page_size ${pageSize}, ${judged.duplicated.length} item(s) show on two pages: ${fewKeys(judged.duplicated)}`,
+          walked,
+          { expected: afterKeys, missing: [], extra: [], duplicated: judged.duplicated },
+        );
       }
       if (judged.missing.length + judged.extra.length + judged.duplicated.length === 0) {
         if (walked.results !== undefined && walked.results !== keys.length && !changed) {
-          return `walking ${walked.pages} page(s) at page_size ${pageSize} gives ${keys.length} items; results says ${walked.results}`;
+          return {
+            message: `walking ${walked.pages} page(s) at page_size ${pageSize} gives ${keys.length} items; results says ${walked.results}`,
+            ...(walked.reads[0] ? { response: walked.reads[0].response } : {}),
+            expected: { results: keys.length },
+            actual: { results: walked.results },
+          };
         }
         return true;
       }
@@ -153,13 +171,27 @@ function judgeWalkAt(t: CaseContext, list: ListTarget, state: Snapshots, pageSiz
         judged.extra.length > 0 ? `${judged.extra.length} item(s) not in the whole list` : "",
         judged.duplicated.length > 0 ? `${judged.duplicated.length} item(s) on two pages` : "",
       ].filter(Boolean);
-      return `walking all pages at page_size ${pageSize}: ${parts.join("; ")}`;
+      return answerFalsified(`walking all pages at page_size ${pageSize}: ${parts.join("; ")}`, walked, {
+        expected: afterKeys,
+        missing: judged.missing,
+        extra: judged.extra,
+        duplicated: judged.duplicated,
+      });
     },
     (walked) => {
       const keys = walked.items.map(itemKey);
       const twice = [...new Set(keys.filter((key, index) => keys.indexOf(key) !== index))];
       if (twice.length === 0) return true;
-      return `on the ${walked.pages} pages read at page_size ${pageSize}, ${twice.length} item(s) show on two pages: ${fewKeys(twice)}`;
+      return answerFalsified(
+        `on the ${walked.pages} pages read at page_size ${pageSize}, ${twice.length} item(s) show on two pages: ${fewKeys(twice)}`,
+        walked,
+        {
+          missing: [],
+          extra: [],
+          duplicated: twice,
+          expectation: "no item twice (on the pages read; completeness not judged)",
+        },
+      );
     },
   );
 }

@@ -60,3 +60,24 @@ describe("pagination suite", () => {
     });
   });
 });
+
+describe("pagination suite: the failing exchange", () => {
+  it("a walk that repeats an item points at the walk's page that broke, not at a snapshot read after it", async () => {
+    const run = await runSuites({ suites: ["pagination"], faults: ["page-repeats-item"] });
+    const walks = cases(run.events).find((event) => event.caseId === "walks")!;
+    const failure = walks.results.find(
+      (result) => result.outcome.status === "failed" && result.checkId.startsWith("assert:property:"),
+    )!;
+    const exchange = walks.exchanges.find((one) => one.id === failure.exchangeId)!;
+    const url = new URL(exchange.request.url);
+    const page = url.searchParams.get("page");
+    // The walk's page size is the counterexample; a snapshot reads at the largest (500).
+    expect(url.searchParams.get("page_size")).toBe(String(failure.reproduction?.counterexample));
+    expect(url.searchParams.get("page_size")).not.toBe("500");
+    expect(Number(page)).toBeGreaterThan(1);
+    expect(failure.outcome).toMatchObject({ message: expect.stringContaining(`page ${page} at page_size`) });
+    expect(failure.reproduction?.replay).toMatch(
+      /--property 'pagination\/walks\/\w+ gives every item once at any page size' --path [\d:]+$/,
+    );
+  });
+});

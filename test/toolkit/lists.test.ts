@@ -13,10 +13,12 @@ import {
   fewKeys,
   findLists,
   type Item,
+  isNoAnswer,
   itemKey,
   type ListAnswer,
   type ListTarget,
   maxWalkPages,
+  type NoAnswer,
   parseExact,
   readAll,
   readAnswers,
@@ -24,6 +26,7 @@ import {
   readPage,
   walk,
 } from "../../src/toolkit/lists.ts";
+import type { Verdict } from "../../src/toolkit/property.ts";
 import { eachList, judgeStably, sameSet, snapshot, stableKeys } from "../../src/toolkit/snapshots.ts";
 import { type FakeCase, fakeCase, liveResponse, type SentRequest, Skipped } from "../helpers/fake-case.ts";
 
@@ -73,11 +76,12 @@ const spec = {
 
 /**
  * A case against a target holding `collections` by path, paging them as described; `pagesOff` adds one to `pages`
- * (a fault), `onRead` runs before each answer (another client writing). The toolkit only reads.
+ * (a fault), `repeatOn` makes that page start with the previous page's last item (a fault), `onRead` runs before
+ * each answer (another client writing). The toolkit only reads.
  */
 function fake(
   collections: Record<string, Item[]>,
-  options: { pagesOff?: number; onRead?: (sent: SentRequest) => void } = {},
+  options: { pagesOff?: number; repeatOn?: number; onRead?: (sent: SentRequest) => void } = {},
 ): FakeCase {
   return fakeCase(spec, (sent) => {
     if (sent.method !== "GET") throw new Error(`${sent.method} ${sent.path}: not used here`);
@@ -91,7 +95,8 @@ function fake(
     }
     const page = Number(query.page ?? 1);
     const pages = Math.max(1, Math.ceil(items.length / size)) + (options.pagesOff ?? 0);
-    const data = items.slice((page - 1) * size, page * size);
+    const start = (page - 1) * size - (page === options.repeatOn ? 1 : 0);
+    const data = items.slice(start, page * size);
     return { status: 200, json: { data, page, pages, results: items.length } };
   });
 }
@@ -153,7 +158,11 @@ describe("reading pages", () => {
     const { t, sent } = fake({ "/things": things(60) });
     expect(await snapshot(t, list())).toMatchObject({ complete: true, pages: 2, results: 60 });
     expect(sent.map((entry) => entry.options.query?.page_size)).toEqual(["50", "50"]);
-    expect(await snapshot(t, list("/none"))).toBe("answered 404 to an unfiltered read");
+    const refused = await snapshot(t, list("/none"));
+    expect(refused).toMatchObject({
+      message: "answered 404 to an unfiltered read",
+      response: { status: 404 },
+    });
   });
 
   it("snapshots a list too large to read whole on its first pages, each page's envelope judged", async () => {
@@ -164,9 +173,13 @@ describe("reading pages", () => {
       listPages: maxWalkPages + 1,
       results: many.length,
     });
-    expect(await snapshot(fake({ "/things": many }, { pagesOff: 1 }).t, list())).toMatch(
-      /^page 1 at page_size 50: pages = max\(1, ceil\(results 2001 \/ page_size 50\)\)/,
-    );
+    // The page that breaks the envelope is what a failure points at.
+    expect(await snapshot(fake({ "/things": many }, { pagesOff: 1 }).t, list())).toMatchObject({
+      message: expect.stringMatching(
+        /^page 1 at page_size 50: pages = max\(1, ceil\(results 2001 \/ page_size 50\)\)/,
+      ),
+      response: { status: 200 },
+    });
   });
 });
 
@@ -193,9 +206,22 @@ describe("readAll: an answer, each page's envelope judged, whole or its first pa
     const { t } = fake(collections, options);
     const read = await readAll(t, list(path), 10);
     if (typeof expected === "number") {
-      expect(typeof read !== "string" && read.items).toHaveLength(expected);
-      expect(typeof read !== "string" && read.complete).toBe(expected < maxWalkPages * 10);
-    } else expect(read).toEqual(expect.stringContaining(expected));
+      expect(!isNoAnswer(read) && read.items).toHaveLength(expected);
+      expect(!isNoAnswer(read) && read.complete).toBe(expected < maxWalkPages * 10);
+    } else
+      expect(read).toMatchObject({ message: expect.stringContaining(expected), response: expect.anything() });
+  });
+
+  it("a page breaking the envelope is what the read's failure points at, not the last page read", async () => {
+    const { t, sent } = fake({ "/things": things(30) }, { repeatOn: 2 });
+    const read = await readAll(t, list(), 10);
+    expect(sent).toHaveLength(3);
+    expect(read).toMatchObject({
+      message: expect.stringMatching(
+        /^page 2 at page_size 10: a page holds at most page_size items \(expected at most 10, got 11\)/,
+      ),
+      response: { json: { page: 2 } },
+    });
   });
 
   it("reads several answers in turn, and says which filter failed", async () => {
@@ -204,8 +230,10 @@ describe("readAll: an answer, each page's envelope judged, whole or its first pa
       { filter: { a: 1 }, pageSize: 10 },
       { filter: { a: 2 }, pageSize: 50 },
     ]);
-    expect(typeof answers !== "string" && answers.map((entry) => entry.pages)).toEqual([2, 1]);
-    expect(await readAnswers(t, list(), [{ filter: { a: 3 }, pageSize: 5 }])).toMatch(/^\{"a":3\} page 1/);
+    expect(!isNoAnswer(answers) && answers.map((entry) => entry.pages)).toEqual([2, 1]);
+    expect(await readAnswers(t, list(), [{ filter: { a: 3 }, pageSize: 5 }])).toMatchObject({
+      message: expect.stringMatching(/^\{"a":3\} page 1/),
+    });
   });
 
   it.each([
@@ -270,8 +298,9 @@ describe("judgeStably", () => {
     expect(await judgeStably(t, list(), state, async () => answer(12), judgeCount)).toBe("counted 12");
   });
 
-  it.each<[string, ListAnswer | string, boolean | undefined, string | true, string[]]>([
-    ["a failed read is the verdict", "page 1 answered 500", true, "page 1 answered 500", []],
+  const failedRead: NoAnswer = { message: "page 1 answered 500", response: liveResponse({ status: 500 }) };
+  it.each<[string, ListAnswer | NoAnswer, boolean | undefined, Verdict, string[]]>([
+    ["a failed read is the verdict", failedRead, true, failedRead, []],
     [
       "an answer read in part: the partial judge passes it, saying completeness was not judged",
       answer(3, false),
