@@ -4,97 +4,14 @@
  * alone (a run interrupted with SIGINT or SIGTERM cleans up itself: `interruption.test.ts`). The target is a
  * reference server this test starts (plain HTTP, faster clock), so its state can be inspected directly.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
+import { describe, expect, it } from "vitest";
 import { labelMatches } from "../../src/runner/leftovers.ts";
-import { bundledSpec } from "../helpers/reference.ts";
+import { leftovers, nothingLeft as nothing, cliToken as token, useCliRuns } from "../helpers/cli-runs.ts";
 
-const bin = join(import.meta.dirname, "../../bin/conform.js");
-const token = "c".repeat(64);
-
-const servers: ReferenceServer[] = [];
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-/** A reference server over HTTP whose instances boot in about a second (time scale 0.2). */
-async function startTarget(): Promise<ReferenceServer> {
-  const server = await createReferenceServer({
-    spec: await bundledSpec(),
-    http: true,
-    token,
-    timeScale: 0.2,
-  });
-  servers.push(server);
-  return server;
-}
-
-function conform(args: string[]) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let output = "";
-  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-    output += chunk;
-  });
-  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
-    output += chunk;
-  });
-  const exited = once(child, "exit").then(([code]) => code as number | null);
-  return { child, exited, output: () => output };
-}
-
-/** `conform run` of the back-ends suite (workflows 3 to 5) against the test's server. */
-function runBackEnds(server: ReferenceServer) {
-  return conform([
-    "run",
-    "--base-url",
-    server.baseUrl,
-    "--token",
-    token,
-    "--allow-writes",
-    "--suite",
-    "workflow-back-ends",
-    "--reporter",
-    "console,json",
-    "--report-dir",
-    mkdtempSync(join(tmpdir(), "conform-cleanup-")),
-  ]);
-}
-
-/** Waits (bounded) until workflow 3 has created its first instance. */
-async function untilInstanceExists(server: ReferenceServer, run: ReturnType<typeof conform>): Promise<void> {
-  for (let i = 0; i < 600; i += 1) {
-    if ([...server.state.instances.values()].some((instance) => labelMatches(instance.label, "conform")))
-      return;
-    if (run.child.exitCode !== null) throw new Error(`the run ended before workflow 3:\n${run.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no instance after 15 s:\n${run.output()}`);
-}
-
-/** What of the run's is left on the server, by kind. */
-function leftovers(server: ReferenceServer) {
-  const { state } = server;
-  const balancers = [...state.nodeBalancers.values()].filter((record) =>
-    labelMatches(record.label, "conform"),
-  );
-  const balancerIds = new Set(balancers.map((record) => record.id));
-  return {
-    balancers: balancers.length,
-    profiles: [...state.configs.values()].filter((record) => balancerIds.has(record.nodebalancer_id)).length,
-    nodes: [...state.nodes.values()].filter((record) => balancerIds.has(record.nodebalancer_id)).length,
-    instances: [...state.instances.values()].filter((record) => labelMatches(record.label, "conform")).length,
-  };
-}
-
-const nothing = { balancers: 0, profiles: 0, nodes: 0, instances: 0 };
+const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
 
 describe("conform cleanup", () => {
   it("after a run killed in the middle of workflow 3, lists the leftovers, deletes them, and nothing else", async () => {
@@ -229,7 +146,6 @@ describe("conform cleanup", () => {
     const server = await startTarget();
     const url = server.baseUrl;
     await server.close();
-    servers.splice(0);
     const refused = conform(["cleanup", "--base-url", url, "--token", token, "--prefix", "conform"]);
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toMatch(/unreachable/);
