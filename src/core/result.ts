@@ -30,6 +30,11 @@ export function skipped(reason: string): CheckOutcome {
   return { status: "skipped", reason };
 }
 
+/** Whether a result is a suite's own assertion (`assert:<name>`), not a check's verdict on an exchange. */
+export function isAssertion(checkId: string): boolean {
+  return checkId.startsWith("assert:");
+}
+
 /** What reproduces a generated case: the property run's seed and path, and the shrunk counterexample. */
 export interface Reproduction {
   readonly seed: number;

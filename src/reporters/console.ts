@@ -11,6 +11,7 @@
  */
 import { styleText } from "node:util";
 import type { CaseFinished, FailureGroup, SuiteFinished } from "../core/events.ts";
+import { isAssertion } from "../core/result.ts";
 import { formatDuration } from "./_internals/durations.ts";
 import {
   caseDetailLines,
@@ -148,6 +149,8 @@ export function createConsoleReporter(
     return ["", heading, ...failureLines(event, textOptions()).map((line) => styled(line, "  "))];
   };
 
+  /** Cases whose logs and reproduction were printed already: a case in several groups tells them once. */
+  const detailed = new Set<CaseFinished>();
   const exampleLines = (example: GroupFailure): string[] => {
     const { event, check } = example;
     const lines = check
@@ -155,7 +158,8 @@ export function createConsoleReporter(
       : [`error ${event.error?.code ?? "ERROR"}: ${event.error?.message ?? ""}`];
     // The case's logs tell about its own assertions and errors, not about a check's verdict on an exchange (a header
     // wrong on every answer would repeat the logs of every case it was found in).
-    const logs = !check || check.result.checkId.startsWith("assert:");
+    const logs = (!check || isAssertion(check.result.checkId)) && !detailed.has(event);
+    if (logs) detailed.add(event);
     const details = caseDetailLines(event, textOptions(), logs);
     return [`  › ${caseName(event)}`, ...[...lines, ...details].map((line) => styled(line, "    "))];
   };

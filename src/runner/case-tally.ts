@@ -8,7 +8,7 @@
  */
 import type { Exchange } from "../core/exchange.ts";
 import type { SecretValues } from "../core/redact.ts";
-import type { CheckResult } from "../core/result.ts";
+import { type CheckResult, isAssertion } from "../core/result.ts";
 import { FailureGroups } from "./failure-groups.ts";
 
 /** Where the tally's failures are grouped: the run's groups and the case they happen in. */
@@ -63,7 +63,10 @@ export class CaseTally {
     const { groups, suiteId, caseId } = this.#grouping;
     const operationId = exchange?.operationId;
     const groupId = groups.idOf(scrubbed.checkId, message).id;
-    const repeated = this.#byGroup.get(groupId);
+    // A check's repeats in a case are one result with a count; an assertion's only when it says the same thing
+    // (its samples are what a reader needs to see).
+    const repeatKey = isAssertion(scrubbed.checkId) ? `${groupId}\u0000${message}` : groupId;
+    const repeated = this.#byGroup.get(repeatKey);
     if (repeated) {
       repeated.count += 1;
       groups.repeat(groupId, operationId);
@@ -77,7 +80,7 @@ export class CaseTally {
     );
     const kept: KeptFailure = { result: { ...scrubbed, group: assigned.groupId }, count: 1 };
     this.#failed.push(kept);
-    this.#byGroup.set(assigned.groupId, kept);
+    this.#byGroup.set(repeatKey, kept);
     if (exchange && assigned.keepExchange) this.#kept.set(exchange.id, exchange);
     return kept.result;
   }

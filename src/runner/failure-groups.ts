@@ -11,6 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { FailureGroup, FailureGroupOpened } from "../core/events.ts";
+import { isAssertion } from "../core/result.ts";
 
 /** Exchanges kept in full per group over the whole run (report.schema.json says the same). */
 export const keptExchangesPerGroup = 3;
@@ -98,10 +99,15 @@ export class FailureGroups {
     this.#operationIds = new Set(operationIds);
   }
 
-  /** The group a failure of `checkId` with `message` belongs to, and the message's shape. */
+  /**
+   * The group a failure of `checkId` with `message` belongs to, and the message's shape. A check's failures group by
+   * check and shape; a suite's own assertion is one expectation whatever sample its message names ("getProfile
+   * without a token, answered 401: X-Spec-Version is …", "… with page_size 24, answered 400: …"), so its failures
+   * group by the assertion alone.
+   */
   idOf(checkId: string, message: string): { readonly id: string; readonly shape: string } {
     const shape = messageShape(message, this.#operationIds);
-    return { id: groupIdOf(checkId, shape), shape };
+    return { id: groupIdOf(checkId, isAssertion(checkId) ? "" : shape), shape };
   }
 
   /** Counts `count` failures of `checkId` with `message` at `site`; `hasExchange` asks for a place to keep it. */

@@ -225,7 +225,6 @@ export class PropertyRunner {
       this.#reproduced = true;
       t.reproduce(reproduction);
     }
-    t.log(`${options.name}: ${falsified}; seed ${details.seed}, path ${details.counterexamplePath}`);
     return { passed: false, judged: true, runs: details.numRuns, counterexample };
   }
 

@@ -1,9 +1,10 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/core/events.ts";
+import type { CaseFinished, RunEvent } from "../../src/core/events.ts";
 import { type ConsoleReporterInternals, createConsoleReporter } from "../../src/reporters/console.ts";
 import type { ReporterOptions } from "../../src/reporters/types.ts";
 import { allGreenRun } from "../fixtures/events/all-green.ts";
+import { withGroups } from "../fixtures/events/build.ts";
 import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
 import { failingRun } from "../fixtures/events/with-failures.ts";
 import { Capture, feed } from "./helpers.ts";
@@ -171,4 +172,25 @@ describe("console reporter: rate-limit waits", () => {
       expect(text.split("\n")[1]).toBe(line);
     },
   );
+});
+
+describe("console reporter: a case in several groups", () => {
+  it("tells the case's logs once, with its first assertion's group, and not under a check's group", async () => {
+    const events = failingRun().filter((event) => event.type !== "failure-group");
+    const index = events.findIndex((event) => event.type === "case-finished" && event.status === "failed");
+    const original = events[index] as CaseFinished;
+    const assertion = (name: string) => ({
+      checkId: `assert:${name}`,
+      exchangeId: undefined,
+      outcome: { status: "failed" as const, message: `${name} did not hold` },
+    });
+    events[index] = {
+      ...original,
+      results: [...original.results, assertion("first"), assertion("second")],
+      logs: ["waited 3 s for the instance"],
+    };
+    const text = await output(withGroups(events));
+    expect(text).toContain("assert:second");
+    expect(text.match(/log: waited 3 s for the instance/g)).toHaveLength(1);
+  });
 });

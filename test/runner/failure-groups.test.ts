@@ -134,6 +134,34 @@ describe("case tally grouping", () => {
     ]);
   });
 
+  it("an assertion is one group whatever sample its messages name; its different messages stay apart in a case", () => {
+    const groups = new FailureGroups(() => {}, operations);
+    const tally = new CaseTally(new SecretValues(), { groups, suiteId: "s", caseId: "versions" });
+    const name = "assert:X-Spec-Version is the spec's version";
+    for (const message of [
+      "getProfile, answered 200: X-Spec-Version is 4.175.0",
+      "getProfile without a token, answered 401: X-Spec-Version is 4.175.0",
+      "getProfile without a token, answered 401: X-Spec-Version is 4.175.0",
+      "an unknown path, answered 404: X-Spec-Version is 4.175.0",
+    ])
+      tally.add({ checkId: name, exchangeId: 1, outcome: failed(message) }, exchange(1));
+    expect(tally.notable.map((result) => result.count ?? 1)).toEqual([1, 2, 1]);
+    expect(new Set(tally.notable.map((result) => result.group)).size).toBe(1);
+    expect(groups.summary().map((group) => [group.checkId, group.failures, group.cases])).toEqual([
+      [name, 4, 1],
+    ]);
+    // Two assertions are two groups, whatever their messages.
+    tally.add(
+      {
+        checkId: "assert:other",
+        exchangeId: 1,
+        outcome: failed("getProfile, answered 200: X-Spec-Version is 4.175.0"),
+      },
+      exchange(1),
+    );
+    expect(groups.summary()).toHaveLength(2);
+  });
+
   it("stops keeping a group's exchanges over cases once it has kept enough", () => {
     const groups = new FailureGroups();
     const kept = Array.from({ length: 5 }, (_, index) => {
