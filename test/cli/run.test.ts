@@ -149,6 +149,8 @@ describe("conform run against a real target, with secrets", () => {
     expect(result.err).toMatch(
       /does not answer like this API: GET http:\/\/127\.0\.0\.1:\d+\/v3\/regions .* answered 404 .*\[TARGET_NOT_THIS_API\]/,
     );
+    // Nothing ran, nothing was written: no line names report files.
+    expect(result.out).not.toMatch(/reports: /);
   });
 
   it("refuses a writing suite without --allow-writes (exit 2)", async () => {

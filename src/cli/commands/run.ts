@@ -3,6 +3,7 @@
  * and writes reports. The handler maps arguments to a RunConfig, calls the runner, returns the exit code.
  * @module
  */
+import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
@@ -290,8 +291,9 @@ export async function runWithReporters(
   } finally {
     try {
       const latest = await reporters.close();
-      if (reporters.files.length > 0)
-        process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
+      // Only what was written: a run that never started (exit 2 before the suites) writes no report.
+      const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
+      if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
     } finally {
       // Only now: a second signal while the reports are written still quits at once with what it can write.
       stopHandling();
