@@ -13,6 +13,7 @@ export type ToolkitErrorCode =
   | "CONFIG_INVALID"
   | "TARGET_UNREACHABLE"
   | "TARGET_NOT_THIS_API"
+  | "TOKEN_REFUSED"
   | "TRANSPORT_TIMEOUT"
   | "RESPONSE_TOO_LARGE"
   | "SUITE_LOAD"
@@ -97,6 +98,13 @@ export class TargetUnreachableError extends ToolkitError {
 export class TargetMismatchError extends ToolkitError {
   constructor(message: string) {
     super("TARGET_NOT_THIS_API", message);
+  }
+}
+
+/** The target refused the run's token (401 on an operation that needs one): every case would fail for it alone. */
+export class TokenRefusedError extends ToolkitError {
+  constructor(message: string) {
+    super("TOKEN_REFUSED", message);
   }
 }
 

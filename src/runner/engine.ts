@@ -46,6 +46,8 @@ export interface EngineInput {
   readonly signal: AbortSignal;
   readonly toolVersion: string;
   readonly hooks?: SuiteHooks;
+  /** What the run should know before its first case (no token for a target, say): warnings after run-started. */
+  readonly warnings?: readonly string[];
   /** The run's cleanup ledger, when the caller wants to read what is left (a second signal); else the engine's own. */
   readonly ledger?: CleanupLedger;
 }
@@ -218,6 +220,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     });
   };
 
+  for (const message of input.warnings ?? []) bus.emit({ type: "warning", message });
   for (const entry of input.refused) {
     bus.emit({ type: "warning", message: `suite ${entry.suite.id} not run: ${entry.reason}` });
   }

@@ -8,7 +8,7 @@
  * list that lacks `results` or a 500 with the error body is this API with a defect: the suites judge those.
  * @module
  */
-import { TargetMismatchError } from "../core/errors.ts";
+import { TargetMismatchError, TokenRefusedError } from "../core/errors.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 
@@ -70,8 +70,54 @@ function glimpse(text: string): string {
 }
 
 export interface PreflightTransport {
-  /** Sends a GET without a token; answers the status, the content type and the body text. */
-  get(url: string): Promise<PreflightAnswer>;
+  /** Sends a GET (with the token as a bearer when one is given); answers the status, content type and body text. */
+  get(url: string, token?: string): Promise<PreflightAnswer>;
+}
+
+/**
+ * The operation the token check reads: a GET of the description without path parameters that needs a token, the
+ * shortest path first (`/profile` here).
+ */
+export function tokenCheckOperation(spec: ApiSpec): OperationInfo | undefined {
+  return spec.operations
+    .all()
+    .filter(
+      (operation) =>
+        operation.method === "get" &&
+        !operation.security.public &&
+        operation.serverUrl === undefined &&
+        !operation.pathTemplate.includes("{"),
+    )
+    .reduce<OperationInfo | undefined>(
+      (best, operation) =>
+        best === undefined || operation.pathTemplate.length < best.pathTemplate.length ? operation : best,
+      undefined,
+    );
+}
+
+/**
+ * The run's token against a base URL: one the target refuses (401 on an operation that needs a token) stops the run
+ * with exit 2, saying so, instead of a failure per request; a 403 (a token with fewer scopes) is the suites' to judge.
+ * No token at all is what a run of public reads wants: answered as a warning for the run to show at its start.
+ */
+export async function checkToken(
+  spec: ApiSpec,
+  baseUrl: string,
+  token: string | undefined,
+  transport: PreflightTransport,
+): Promise<string | undefined> {
+  if (token === undefined) {
+    return `no token for ${baseUrl}: cases that need one will be refused (401); set CONFORM_TOKEN, or name the variable that holds it with --token-env`;
+  }
+  const operation = tokenCheckOperation(spec);
+  if (!operation) return undefined;
+  const url = `${baseUrl.replace(/\/$/, "")}${operation.pathTemplate}`;
+  const answer = await transport.get(url, token);
+  if (answer.status !== 401) return undefined;
+  throw new TokenRefusedError(
+    `the target refused the token: GET ${url} (${operation.operationId}) answered 401, ${glimpse(answer.text)}; ` +
+      "check CONFORM_TOKEN or --token-env (the token is not printed)",
+  );
 }
 
 /**

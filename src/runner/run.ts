@@ -16,7 +16,7 @@ import { discoverSuites } from "./discovery.ts";
 import { runEngine } from "./engine.ts";
 import { EventBus, type RunListener } from "./event-bus.ts";
 import type { CleanupLedger } from "./ledger.ts";
-import { preflight } from "./preflight.ts";
+import { checkToken, preflight } from "./preflight.ts";
 import { selectSuites } from "./selection.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
@@ -69,7 +69,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
         `every selected suite was refused: ${selection.refused.map((entry) => `${entry.suite.id}: ${entry.reason}`).join("; ")}`,
       );
     }
-    await checkTarget(target, spec, config);
+    const warnings = await checkTarget(target, spec, config);
     const bus = new EventBus();
     for (const listener of options.listeners) bus.subscribe(listener);
     const finished = await runEngine({
@@ -79,6 +79,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
       config,
       suites: selection.selected,
       refused: selection.refused,
+      warnings,
       checks,
       bus,
       signal: options.signal,
@@ -97,23 +98,29 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
  * Before the suites: one request that must get any HTTP answer at all (otherwise the run cannot start), then, for a
  * base URL the user gave, the preflight (`preflight.ts`): the description's public list must answer like this API.
  * The embedded server is the described API by construction, and a named fault that breaks its lists is for the
- * suites to catch, so it gets no preflight. Either failure is exit 2.
+ * suites to catch, so it gets no preflight. Then the token (`checkToken`): one the target refuses is exit 2 too;
+ * none at all is a warning, answered for the run to show.
  */
 async function checkTarget(
-  target: { readonly baseUrl: string; readonly ca: string | undefined; readonly embedded: boolean },
+  target: {
+    readonly baseUrl: string;
+    readonly ca: string | undefined;
+    readonly embedded: boolean;
+    readonly token: string | undefined;
+  },
   spec: ApiSpec,
   config: RunConfig,
-): Promise<void> {
+): Promise<string[]> {
   const { Agent, request } = await import("undici");
   const agent = new Agent({
     connect: { ca: target.ca, rejectUnauthorized: !config.insecure, timeout: config.timeoutMs },
   });
-  const get = async (url: string) => {
+  const get = async (url: string, token?: string) => {
     try {
       const answer = await request(url, {
         method: "GET",
         dispatcher: agent,
-        headers: { accept: "application/json" },
+        headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
       });
@@ -131,7 +138,10 @@ async function checkTarget(
   };
   try {
     await get(target.baseUrl);
-    if (!target.embedded) await preflight(spec, target.baseUrl, { get });
+    if (target.embedded) return [];
+    await preflight(spec, target.baseUrl, { get });
+    const warning = await checkToken(spec, target.baseUrl, target.token, { get });
+    return warning ? [warning] : [];
   } finally {
     await agent.close();
   }

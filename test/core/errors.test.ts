@@ -5,6 +5,7 @@ import {
   SpecLoadError,
   SuiteRequestError,
   TargetMismatchError,
+  TokenRefusedError,
   ToolkitError,
 } from "../../src/core/errors.ts";
 
@@ -14,6 +15,7 @@ describe("toolkit errors", () => {
     [new SpecInvalidError("a.yaml", [{ pointer: "/paths/~1x", message: "bad" }]), "SPEC_INVALID"],
     [new ConfigError("bad flag"), "CONFIG_INVALID"],
     [new TargetMismatchError("not a list"), "TARGET_NOT_THIS_API"],
+    [new TokenRefusedError("401 on getProfile"), "TOKEN_REFUSED"],
     [
       new SuiteRequestError(
         { method: "GET", path: "/x", operationId: "getX" },

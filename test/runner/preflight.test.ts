@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runConfigDefaults } from "../../src/runner/config.ts";
 import {
+  checkToken,
   type PreflightAnswer,
   preflight,
   preflightList,
@@ -97,6 +98,44 @@ describe("preflight", () => {
       message:
         'target http://h/v3 does not answer like this API: GET http://h/v3/regions (getRegions, a public list) answered 404 text/html, "<h1>Not Found</h1>": the described path is not there; check --base-url (the description\'s paths follow a base URL such as …/v4)',
     });
+  });
+});
+
+describe("checkToken", () => {
+  it.each<[string, number, RegExp | undefined]>([
+    [
+      "a token the target refuses (401) stops the run",
+      401,
+      /the target refused the token: GET http:\/\/h\/v4\/profile \(getProfile\) answered 401/,
+    ],
+    ["a token with fewer scopes (403) is the suites' to judge", 403, undefined],
+    ["a token the target takes", 200, undefined],
+  ])("%s", async (_name, status, refused) => {
+    const asked: [string, string | undefined][] = [];
+    const get = async (url: string, token?: string) => {
+      asked.push([url, token]);
+      return { status, contentType: json, text: '{"errors":[{"reason":"Invalid Token"}]}' };
+    };
+    const checking = checkToken(bundled, "http://h/v4", "secret-token-1234", { get });
+    if (refused) {
+      await expect(checking).rejects.toMatchObject({
+        code: "TOKEN_REFUSED",
+        message: expect.stringMatching(refused),
+      });
+      await expect(checking).rejects.not.toMatchObject({
+        message: expect.stringContaining("secret-token-1234"),
+      });
+    } else await expect(checking).resolves.toBeUndefined();
+    expect(asked).toEqual([["http://h/v4/profile", "secret-token-1234"]]);
+  });
+
+  it("no token: nothing sent, a warning naming CONFORM_TOKEN for the run to show", async () => {
+    const get = async () => {
+      throw new Error("nothing should be sent");
+    };
+    expect(await checkToken(bundled, "http://h/v4", undefined, { get })).toMatch(
+      /^no token for http:\/\/h\/v4: cases that need one will be refused \(401\); set CONFORM_TOKEN/,
+    );
   });
 });
 
