@@ -228,6 +228,9 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     cleanup(description, deletePath) {
       deps.ledger.record({ description, deletePath });
     },
+    cleanupUnidentified(description, label) {
+      deps.ledger.recordUnidentified({ description, label });
+    },
     secret: (value) => deps.secrets.add(value),
     reproduce(reproduction) {
       recorder.reproduction = reproduction;
