@@ -54,7 +54,10 @@ const secretKeyNames = new BoundedMemo<string, boolean>(4096);
  */
 export const maxRecordedDepth = 256;
 
-/** What a walk of a parsed JSON value found: a secret key anywhere, and nesting deeper than `maxDepth`. */
+/**
+ * What a walk of a parsed JSON value found: a secret key, and nesting deeper than `maxDepth` (the walk stops there:
+ * `secretKeys` then says only what it saw, and the caller treats the value as text).
+ */
 export interface JsonScan {
   readonly secretKeys: boolean;
   readonly tooDeep: boolean;
@@ -270,7 +273,8 @@ export class SecretValues {
   #shortest = Number.POSITIVE_INFINITY;
 
   add(value: string | undefined): void {
-    if (!value || value.length < 8 || value === "<REDACTED>" || value === redactedPlaceholder) return;
+    // A placeholder (ours, the reference's `<REDACTED>`, or ours form-encoded) is no secret.
+    if (!value || value.length < 8 || value.includes("REDACTED")) return;
     this.#values.add(value);
     this.#shortest = Math.min(this.#shortest, value.length);
   }

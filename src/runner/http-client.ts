@@ -185,7 +185,9 @@ export class HttpClient {
   private recordRequest(outgoing: OutgoingRequest): RecordedRequest {
     const headers = redactHeaders(outgoing.headers ?? {});
     const body =
-      outgoing.body === undefined ? undefined : this.recordBody(outgoing.body, parsedIfJson(outgoing.body)).text;
+      outgoing.body === undefined
+        ? undefined
+        : this.recordBody(outgoing.body, parsedIfJson(outgoing.body)).text;
     const secrets = this.#options.secrets;
     const recorded: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
       method: outgoing.method,
@@ -232,7 +234,8 @@ export class HttpClient {
       const { text, bytes, truncated } = await this.readBody(answer.body, headers["content-length"]);
       // Parsed whatever the label: a mislabelled answer still teaches its secrets and names what it created.
       const labelled = isJson(headers["content-type"]);
-      const parsed = truncated || text === "" ? undefined : labelled ? parsedOrUndefined(text) : parsedIfJson(text);
+      const parsed =
+        truncated || text === "" ? undefined : labelled ? parsedOrUndefined(text) : parsedIfJson(text);
       const json = labelled ? parsed : undefined;
       const recorded = this.recordBody(text, parsed);
       const response: RecordedResponse = {

@@ -132,7 +132,9 @@ describe("a target that labels its JSON text/plain", () => {
       ["console", "junit.xml", "report.html", "report.json", "summary.md"].sort(),
     );
     const leaks = Object.entries(outputs).flatMap(([name, text]) =>
-      [...issued].filter((secret) => text.includes(secret)).map((secret) => `${name}: ${secret.slice(0, 6)}…`),
+      [...issued]
+        .filter((secret) => text.includes(secret))
+        .map((secret) => `${name}: ${secret.slice(0, 6)}…`),
     );
     expect(leaks).toEqual([]);
 

@@ -20,7 +20,12 @@ describe("registerCreated", () => {
     ["a 200 with an integer id", { status: 200, json: { id: 7 } }, 7, at7],
     ["a 299 (deprecated path) with an id", { status: 299, json: { id: 7, warnings: ["old"] } }, 7, at7],
     ["a 400 (refused)", { status: 400, json: { errors: [{ reason: "no" }] } }, undefined, undefined],
-    ["a 200 with a string id (deleted by it, not an integer)", { status: 200, json: { id: "7" } }, undefined, at7],
+    [
+      "a 200 with a string id (deleted by it, not an integer)",
+      { status: 200, json: { id: "7" } },
+      undefined,
+      at7,
+    ],
     [
       "a 200 whose JSON is labelled text/plain",
       { status: 200, text: '{"id":7}', parsed: { id: 7 }, headers: { "content-type": "text/plain" } },

@@ -117,7 +117,9 @@ describe("mintToken", () => {
     const fake = fakeCase(bundled, reply);
     const outcome = await mintToken(fake.t, "x", "*");
     expect(outcome.ok).toBe(true);
-    expect(fake.cleanups).toEqual([{ description: "personal access token 9 (*)", path: "/profile/tokens/9" }]);
+    expect(fake.cleanups).toEqual([
+      { description: "personal access token 9 (*)", path: "/profile/tokens/9" },
+    ]);
     expect(fake.secrets).toEqual([token]);
   });
 
@@ -125,7 +127,9 @@ describe("mintToken", () => {
     const fake = fakeCase(bundled, { status: 200, text: "ok", headers: { "content-type": "text/plain" } });
     expect((await mintToken(fake.t, "x", "*")).ok).toBe(false);
     expect(fake.cleanups).toEqual([]);
-    expect(fake.unidentified).toEqual([{ description: "personal access token (*)", label: "conform-test-x-1" }]);
+    expect(fake.unidentified).toEqual([
+      { description: "personal access token (*)", label: "conform-test-x-1" },
+    ]);
   });
 
   it.each(["deletePersonalAccessToken", "createPersonalAccessToken"])(
