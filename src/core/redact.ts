@@ -1,7 +1,10 @@
 /**
  * Secrets are replaced where an exchange is recorded, before any event or reporter sees it: the Authorization
- * header, access and refresh tokens, client secrets, passwords, private keys, token strings. Redaction is by key
- * name (JSON bodies, form bodies, headers, URL query) and, as a last net, by the exact secret values the run knows.
+ * header, access and refresh tokens, client secrets, passwords, private keys, token strings. The target's
+ * Content-Type decides nothing: a body that parses as JSON is redacted by key, one shaped like a form by parameter,
+ * and any other text by the values it puts next to secret-named keys; every secret found joins the run's known
+ * values at once, and those are scrubbed everywhere as the last net. Walks of parsed values use no recursion (a
+ * hostile answer nests thousands deep).
  * @module
  */
 
@@ -45,41 +48,101 @@ export function isSecretParameter(key: string): boolean {
 const secretKeyNames = new BoundedMemo<string, boolean>(4096);
 
 /**
- * Whether a parsed JSON value holds a secret key anywhere. It reads the parsed keys, so a key written with
+ * Answers nested deeper than this are recorded as text, not as parsed JSON: every later walk of a recorded value
+ * (reporters serialising it, JSON.stringify among them) recurses, and a few thousand levels overflow the stack.
+ * No answer of this API nests beyond a dozen.
+ */
+export const maxRecordedDepth = 256;
+
+/**
+ * What a walk of a parsed JSON value found: a secret key, and nesting deeper than `maxDepth` (the walk stops there:
+ * `secretKeys` then says only what it saw, and the caller treats the value as text).
+ */
+export interface JsonScan {
+  readonly secretKeys: boolean;
+  readonly tooDeep: boolean;
+}
+
+/**
+ * Walks a parsed JSON value once, without recursion (a hostile answer nests thousands deep): whether it holds a
+ * secret key anywhere and whether it nests deeper than `maxDepth`. It reads the parsed keys, so a key written with
  * escapes (`"\u0074oken"`) counts as what it says. Every recorded body passes here: most hold none.
  */
-export function holdsSecretKeys(value: unknown): boolean {
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) {
-      const item: unknown = value[index];
-      if (typeof item === "object" && item !== null && holdsSecretKeys(item)) return true;
+export function scanJson(value: unknown, maxDepth = maxRecordedDepth): JsonScan {
+  if (typeof value !== "object" || value === null) return { secretKeys: false, tooDeep: false };
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  let secretKeys = false;
+  while (values.length > 0) {
+    const item = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return { secretKeys, tooDeep: true };
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index += 1) {
+        const entry: unknown = item[index];
+        if (typeof entry === "object" && entry !== null) {
+          values.push(entry);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
     }
-    return false;
+    const record = item as Record<string, unknown>;
+    // for-in: parsed JSON is plain objects, and this walk is on the hot path (Object.entries allocates).
+    for (const key in record) {
+      if (!secretKeys && secretKeyNames.get(key, isSecretKey)) secretKeys = true;
+      const entry = record[key];
+      if (typeof entry === "object" && entry !== null) {
+        values.push(entry);
+        depths.push(depth + 1);
+      }
+    }
   }
-  if (typeof value !== "object" || value === null) return false;
-  const record = value as Record<string, unknown>;
-  // for-in: parsed JSON is plain objects, and this walk is on the hot path (Object.entries allocates).
-  for (const key in record) {
-    if (secretKeyNames.get(key, isSecretKey)) return true;
-    const entry = record[key];
-    if (typeof entry === "object" && entry !== null && holdsSecretKeys(entry)) return true;
+  return { secretKeys, tooDeep: false };
+}
+
+/** Whether a parsed JSON value holds a secret key anywhere (however deep). */
+export function holdsSecretKeys(value: unknown): boolean {
+  return scanJson(value, Number.POSITIVE_INFINITY).secretKeys;
+}
+
+/**
+ * A copy of a JSON-like value, built without recursion: objects and arrays are copied, each leaf is what `map`
+ * answers for it (with its key in an object).
+ */
+function mapJson(value: unknown, map: (entry: unknown, key: string | undefined) => unknown): unknown {
+  const copy = (entry: unknown, key: string | undefined, pending: [object, object][]): unknown => {
+    if (typeof entry !== "object" || entry === null) return map(entry, key);
+    const container: object = Array.isArray(entry) ? [] : {};
+    pending.push([entry, container]);
+    return container;
+  };
+  const pending: [object, object][] = [];
+  const root = copy(value, undefined, pending);
+  while (pending.length > 0) {
+    const [source, target] = pending.pop()!;
+    if (Array.isArray(source)) {
+      const out = target as unknown[];
+      for (let index = 0; index < source.length; index += 1)
+        out[index] = copy(source[index], undefined, pending);
+      continue;
+    }
+    const out = target as Record<string, unknown>;
+    for (const [key, entry] of Object.entries(source)) {
+      if (key === "__proto__") continue;
+      out[key] = copy(entry, key, pending);
+    }
   }
-  return false;
+  return root;
 }
 
 /** Redacts secret values in a parsed JSON value (by key), returning a copy. */
 export function redactJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactJson);
-  if (typeof value !== "object" || value === null) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, entry] of Object.entries(value)) {
-    if (key === "__proto__") continue;
-    out[key] =
-      isSecretKey(key) && typeof entry === "string" && entry !== "<REDACTED>"
-        ? redactedPlaceholder
-        : redactJson(entry);
-  }
-  return out;
+  return mapJson(value, (entry, key) =>
+    key !== undefined && typeof entry === "string" && entry !== "<REDACTED>" && isSecretKey(key)
+      ? redactedPlaceholder
+      : entry,
+  );
 }
 
 /** Header names whose values are redacted or rewritten (lower case). */
@@ -142,22 +205,62 @@ export function redactUrl(url: string): string {
   return `${parsed.origin}${parsed.pathname}${query}${hash}`;
 }
 
-/** Adds the values of secret keys found in a parsed JSON value to the run's known secrets. */
+/** Adds the values of secret keys found in a parsed JSON value to the run's known secrets (no recursion). */
 export function collectSecrets(value: unknown, into: SecretValues): void {
-  if (Array.isArray(value)) {
-    for (const item of value) collectSecrets(item, into);
-    return;
-  }
-  if (typeof value !== "object" || value === null) return;
-  for (const [key, entry] of Object.entries(value)) {
-    if (isSecretKey(key) && typeof entry === "string") into.add(entry);
-    else collectSecrets(entry, into);
+  const values: unknown[] = [value];
+  while (values.length > 0) {
+    const item = values.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (Array.isArray(item)) {
+      for (let index = 0; index < item.length; index += 1) values.push(item[index]);
+      continue;
+    }
+    for (const [key, entry] of Object.entries(item)) {
+      if (isSecretKey(key) && typeof entry === "string") into.add(entry);
+      else values.push(entry);
+    }
   }
 }
 
 /** Adds the values of a form's secret parameters (`code` included) to the run's known secrets. */
 export function collectFormSecrets(text: string, into: SecretValues): void {
   for (const [key, value] of new URLSearchParams(text)) if (isSecretParameter(key)) into.add(value);
+}
+
+/**
+ * A secret-named key followed by a value, in any text: JSON (`"token": "…"`, cut or not), forms and queries
+ * (`token=…`), YAML or headers (`token: …`, `Authorization: Bearer …`). The value is what follows up to a quote,
+ * white space or a separator. OAuth's `code` is left out: in free text it is as often an error's code.
+ */
+const secretInText = new RegExp(
+  `(?:^|[^A-Za-z0-9_])["']?(?:${[...secretKeys].join("|")})["']?\\s*[:=]\\s*["']?(?:Bearer\\s+)?([^\\s"'&,;<>{}\\[\\]\\\\]+)`,
+  "gi",
+);
+
+/** The values next to secret-named keys in a text of any kind (see {@link secretInText}). */
+export function secretsInText(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(secretInText)) if (match[1] !== undefined) found.push(match[1]);
+  return found;
+}
+
+/** A body with no white space, made of `name=value` pairs joined by `&`: a form, whatever its label. */
+const formShaped = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
+
+/**
+ * The recorded text of a body that is not JSON, whatever its Content-Type says: a form's secret parameters are
+ * redacted, every value next to a secret-named key joins the run's known secrets at once, and known secrets are
+ * scrubbed. The target's label decides nothing: a token in a `text/plain` answer is a token.
+ */
+export function redactText(text: string, secrets: SecretValues): string {
+  let out = text;
+  if (formShaped.test(text)) {
+    collectFormSecrets(text, secrets);
+    out = redactForm(text);
+  }
+  // Most bodies name no secret key at all: the scan below is skipped for them.
+  if (mayHoldSecretParameter.test(out)) for (const value of secretsInText(out)) secrets.add(value);
+  return secrets.scrub(out);
 }
 
 /**
@@ -170,7 +273,8 @@ export class SecretValues {
   #shortest = Number.POSITIVE_INFINITY;
 
   add(value: string | undefined): void {
-    if (!value || value.length < 8 || value === "<REDACTED>") return;
+    // A placeholder (ours, the reference's `<REDACTED>`, or ours form-encoded) is no secret.
+    if (!value || value.length < 8 || value.includes("REDACTED")) return;
     this.#values.add(value);
     this.#shortest = Math.min(this.#shortest, value.length);
   }
@@ -198,15 +302,10 @@ export class SecretValues {
     return false;
   }
 
-  /** Scrubs every string inside a JSON-like value (header maps, parsed bodies), returning a copy. */
+  /** Scrubs every string inside a JSON-like value (header maps, parsed bodies), returning a copy (no recursion). */
   scrubDeep<T>(value: T): T {
     if (this.#values.size === 0) return value;
-    if (typeof value === "string") return this.scrub(value) as T;
-    if (Array.isArray(value)) return value.map((item) => this.scrubDeep(item)) as T;
-    if (typeof value !== "object" || value === null) return value;
-    const out: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value)) out[key] = this.scrubDeep(entry);
-    return out as T;
+    return mapJson(value, (entry) => (typeof entry === "string" ? this.scrub(entry) : entry)) as T;
   }
 
   get size(): number {

@@ -207,7 +207,11 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     expect(name, condition, details = {}) {
       const outcome = condition
         ? passed
-        : failed(details.message ?? name, { expected: details.expected, actual: details.actual });
+        : // A suite may assert on what the target answered: known secrets never reach a result.
+          failed(deps.secrets.scrub(details.message ?? name), {
+            expected: deps.secrets.scrubDeep(details.expected),
+            actual: deps.secrets.scrubDeep(details.actual),
+          });
       const exchange = details.response?.exchange ?? recorder.lastExchange;
       const reproduction = condition ? undefined : details.reproduction;
       recorder.assert(
@@ -227,6 +231,9 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     label: (name) => deps.labels.make(name),
     cleanup(description, deletePath) {
       deps.ledger.record({ description, deletePath });
+    },
+    cleanupUnidentified(description, label) {
+      deps.ledger.recordUnidentified({ description, label });
     },
     secret: (value) => deps.secrets.add(value),
     reproduce(reproduction) {

@@ -9,15 +9,14 @@ import { createHash } from "node:crypto";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
-  collectFormSecrets,
   collectSecrets,
-  holdsSecretKeys,
   isRedactedHeader,
-  redactForm,
   redactHeaders,
   redactJson,
+  redactText,
   redactUrl,
   type SecretValues,
+  scanJson,
 } from "../core/redact.ts";
 import { abortRelayOf } from "./abort-relay.ts";
 import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
@@ -61,8 +60,13 @@ export interface LiveResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly text: string;
-  /** Parsed JSON when the body is JSON and complete; undefined otherwise. */
+  /** Parsed JSON when the body is labelled JSON and complete; undefined otherwise. */
   readonly json: unknown;
+  /**
+   * The body parsed as JSON whatever its Content-Type says (undefined when it is cut or does not parse): what a
+   * create made is identified from it even when the target mislabels its answer. Judging uses `json`.
+   */
+  readonly parsed: unknown;
   readonly exchange: Exchange;
 }
 
@@ -180,22 +184,10 @@ export class HttpClient {
 
   private recordRequest(outgoing: OutgoingRequest): RecordedRequest {
     const headers = redactHeaders(outgoing.headers ?? {});
-    let body = outgoing.body;
-    if (body !== undefined) {
-      const type = headers["content-type"] ?? "";
-      if (isJson(type)) {
-        const parsed = parsedOrUndefined(body);
-        // Not JSON after all: the value scrub below still removes known secrets.
-        if (parsed !== undefined && holdsSecretKeys(parsed)) {
-          collectSecrets(parsed, this.#options.secrets);
-          body = JSON.stringify(redactJson(parsed));
-        }
-      } else if (type.startsWith("application/x-www-form-urlencoded")) {
-        collectFormSecrets(body, this.#options.secrets);
-        body = redactForm(body);
-      }
-      body = this.#options.secrets.scrub(body);
-    }
+    const body =
+      outgoing.body === undefined
+        ? undefined
+        : this.recordBody(outgoing.body, parsedIfJson(outgoing.body)).text;
     const secrets = this.#options.secrets;
     const recorded: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
       method: outgoing.method,
@@ -240,13 +232,16 @@ export class HttpClient {
         this.#options.secrets,
       );
       const { text, bytes, truncated } = await this.readBody(answer.body, headers["content-length"]);
-      const json =
-        !truncated && isJson(headers["content-type"]) && text !== "" ? parsedOrUndefined(text) : undefined;
-      const recorded = this.recordBody(text, json);
+      // Parsed whatever the label: a mislabelled answer still teaches its secrets and names what it created.
+      const labelled = isJson(headers["content-type"]);
+      const parsed =
+        truncated || text === "" ? undefined : labelled ? parsedOrUndefined(text) : parsedIfJson(text);
+      const json = labelled ? parsed : undefined;
+      const recorded = this.recordBody(text, parsed);
       const response: RecordedResponse = {
         status: answer.statusCode,
         headers: recordedHeaders,
-        json: recorded.json,
+        json: labelled ? recorded.json : undefined,
         text: recorded.text,
         truncated,
         bytes,
@@ -261,7 +256,7 @@ export class HttpClient {
         retries,
       };
       observe(exchange);
-      return { status: answer.statusCode, headers, text, json, exchange };
+      return { status: answer.statusCode, headers, text, json, parsed, exchange };
     } catch (error) {
       const code =
         error instanceof undiciErrors.UndiciError
@@ -286,21 +281,30 @@ export class HttpClient {
   }
 
   /**
-   * The recorded form of a response body. Most answers hold no secret: a cheap scan says so and they are kept as
-   * they came (the recorded JSON is then the live value itself: recording is the hot path of every run). Answers
-   * under a secret key teach the run that secret and are redacted by key; known secret values are scrubbed anywhere.
+   * The recorded form of a body (an answer's or a request's), whatever its Content-Type. Most hold no secret: a
+   * cheap scan says so and they are kept as they came (the recorded JSON is then the parsed value itself: recording
+   * is the hot path of every run). A body under a secret key teaches the run that secret and is redacted by key;
+   * one that is not JSON (or nests too deep to record as JSON) is redacted as text; known secret values are
+   * scrubbed anywhere.
    */
-  private recordBody(text: string, json: unknown): { text: string; json: unknown } {
+  private recordBody(text: string, parsed: unknown): { text: string; json: unknown } {
     const secrets = this.#options.secrets;
-    if (json === undefined) return { text: secrets.scrub(text), json: undefined };
-    if (holdsSecretKeys(json)) {
+    if (parsed === undefined) return { text: redactText(text, secrets), json: undefined };
+    const scan = scanJson(parsed);
+    if (scan.tooDeep) {
+      // Secrets are learnt from the whole value (no recursion), but it is kept as text: reporters could not
+      // serialise it.
+      collectSecrets(parsed, secrets);
+      return { text: redactText(text, secrets), json: undefined };
+    }
+    if (scan.secretKeys) {
       // Secrets the target hands out (new tokens, client secrets) are scrubbed wherever they appear later.
-      collectSecrets(json, secrets);
-      const redacted = secrets.scrubDeep(redactJson(json));
+      collectSecrets(parsed, secrets);
+      const redacted = secrets.scrubDeep(redactJson(parsed));
       return { text: JSON.stringify(redacted), json: redacted };
     }
-    if (secrets.appearsIn(text)) return { text: secrets.scrub(text), json: secrets.scrubDeep(json) };
-    return { text, json };
+    if (secrets.appearsIn(text)) return { text: secrets.scrub(text), json: secrets.scrubDeep(parsed) };
+    return { text, json: parsed };
   }
 
   private async readBody(
@@ -344,6 +348,12 @@ function callerOf(outgoing: OutgoingRequest): string {
     callerDigests.set(authorization, digest);
   }
   return digest;
+}
+
+/** The JSON value of a text that opens like an object or an array, whatever its label; else undefined. */
+function parsedIfJson(text: string): unknown {
+  const first = /\S/.exec(text.length > 64 ? text.slice(0, 64) : text)?.[0];
+  return first === "{" || first === "[" ? parsedOrUndefined(text) : undefined;
 }
 
 /** The JSON value of a text, or undefined when it is not JSON. */

@@ -1,7 +1,9 @@
 /**
  * The cleanup ledger: every resource a run creates is written here when created and deleted at the end of the
  * run in reverse order (children before parents), on failure and on Ctrl-C too. A resource already gone (404)
- * counts as deleted.
+ * counts as deleted. A resource the target made but whose answer did not say which (no id, no `Location`) cannot be
+ * deleted by path: it is kept apart, by the label the run gave it, and listed at the end as a cleanup failure
+ * (`conform cleanup` finds it by that label).
  * @module
  */
 
@@ -9,6 +11,19 @@ export interface LedgerEntry {
   readonly description: string;
   /** Path relative to the API base URL, e.g. `/nodebalancers/1001`. */
   readonly deletePath: string;
+}
+
+/** A resource made but not identified by its answer: only its label (when it had one) finds it. */
+export interface UnidentifiedEntry {
+  readonly description: string;
+  readonly label: string | undefined;
+}
+
+/** The cleanup failure that lists an unidentified resource, and how to find it. */
+export function unidentifiedFailure(entry: UnidentifiedEntry): string {
+  return entry.label === undefined
+    ? `${entry.description} (the answer did not say what it created, and it has no label: remove it by hand)`
+    : `${entry.description} labelled ${entry.label} (the answer did not say what it created: \`conform cleanup --prefix ${entry.label}\` finds it by label)`;
 }
 
 export interface CleanupOutcome {
@@ -21,9 +36,19 @@ export class CleanupLedger {
   readonly #entries: LedgerEntry[] = [];
   /** Entries whose DELETE failed: still on the target. */
   readonly #undeleted: LedgerEntry[] = [];
+  readonly #unidentified: UnidentifiedEntry[] = [];
 
   record(entry: LedgerEntry): void {
     this.#entries.push(entry);
+  }
+
+  recordUnidentified(entry: UnidentifiedEntry): void {
+    this.#unidentified.push(entry);
+  }
+
+  /** What the run made but could not identify: still on the target whatever the cleanup does. */
+  unidentified(): readonly UnidentifiedEntry[] {
+    return [...this.#unidentified];
   }
 
   get size(): number {
@@ -38,7 +63,10 @@ export class CleanupLedger {
     return [...this.#undeleted, ...this.#entries];
   }
 
-  /** Deletes everything recorded, newest first; `remove` answers the HTTP status of the DELETE. */
+  /**
+   * Deletes everything recorded, newest first; `remove` answers the HTTP status of the DELETE. What was made but
+   * not identified is a failure each, listed by label.
+   */
   async drain(remove: (deletePath: string) => Promise<number>): Promise<CleanupOutcome> {
     let deleted = 0;
     const failed: string[] = [];
@@ -59,6 +87,7 @@ export class CleanupLedger {
         this.#undeleted.push(entry);
       }
     }
+    for (const entry of this.#unidentified) failed.push(unidentifiedFailure(entry));
     return { deleted, failed };
   }
 }

@@ -147,6 +147,12 @@ export interface CaseContext {
   label(name: string): string;
   /** Registers a resource to delete at the end of the run (in reverse order), whatever happens. */
   cleanup(description: string, deletePath: string): void;
+  /**
+   * Registers a resource the target made but whose answer did not say which (no id, no `Location`): it cannot be
+   * deleted by path, so the end of the run lists it by `label` (when it has one) as a cleanup failure, for
+   * `conform cleanup` to find by label.
+   */
+  cleanupUnidentified(description: string, label: string | undefined): void;
   /** A value the run must never print (a token or password the suite made). */
   secret(value: string): void;
   /** What reproduces a generated case (seed, path, counterexample). */

@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext, LoginDriver } from "../runner/suite-api.ts";
 import { call, pathFor, pathOf, requireOperation } from "./operations.ts";
+import { registerMade } from "./resources.ts";
 
 /** Why a login could not be driven, with the answer that showed it. */
 export class LoginFailed extends Error {
@@ -170,14 +171,16 @@ export async function registerOAuthClient(
   options: { readonly redirectUri: string; readonly public: boolean },
 ): Promise<OAuthClientOutcome> {
   const remove = requireOperation(t, "deleteOAuthClient");
+  const label = t.label(name);
   const response = await call(t, "createOAuthClient", {
-    json: { label: t.label(name), redirect_uri: options.redirectUri, public: options.public },
+    json: { label, redirect_uri: options.redirectUri, public: options.public },
   });
-  const body = response.json as { id?: unknown; secret?: unknown } | undefined;
-  if (response.status !== 200 || typeof body?.id !== "string") return { ok: false, response };
-  t.cleanup(`OAuth client ${body.id}`, pathOf(remove, body.id));
-  const secret = typeof body.secret === "string" ? body.secret : "";
+  // Registered before it is judged, from whatever the answer reveals (its JSON whatever the label, else by label).
+  registerMade(t, response, { what: "OAuth client", label, deletePath: (id) => pathOf(remove, id) });
+  const body = response.parsed as { id?: unknown; secret?: unknown } | undefined;
+  const secret = typeof body?.secret === "string" ? body.secret : "";
   t.secret(secret);
+  if (response.status !== 200 || typeof body?.id !== "string") return { ok: false, response };
   return { ok: true, client: { id: body.id, secret, redirectUri: options.redirectUri }, response };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Resources a case creates: the request that creates one, with what it made registered on the run's cleanup
- * ledger (also when the target should have refused it: a faulty target must not keep the run's resources), and
- * secrets a case makes for them (a strong root password).
+ * ledger before its answer is judged (also when the target should have refused it: a faulty target must not keep
+ * the run's resources), from whatever the answer reveals, and secrets a case makes for them (a strong root password).
  * @module
  */
 import { randomBytes } from "node:crypto";
@@ -9,22 +9,80 @@ import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import { type CallOptions, call, type PathValue, pathOf, requireOperation } from "./operations.ts";
-import { createdId } from "./responses.ts";
+import { isSuccess } from "./responses.ts";
+
+/** What a create made, for the ledger: what it is, how it is deleted, the label the run gave it. */
+export interface Made {
+  /** What it is (`load balancer`): the ledger's entry is this, then the id, then `note` in parentheses. */
+  readonly what: string;
+  readonly note?: string;
+  /** The path that deletes it, given its id. */
+  readonly deletePath: (id: PathValue) => string;
+  /** The label the run gave it (when it has one): what finds it when the answer does not say which it is. */
+  readonly label: string | undefined;
+  /** The answer's property that holds its id; `id` when not given. */
+  readonly idKey?: string;
+}
 
 /**
- * Registers what `response` created (a 2xx with an integer `id`) for deletion through `remove`, its path filled
- * with `params` and then the id; answers the id, or undefined when nothing was created.
+ * Registers what a create made, before its answer is judged, from whatever the answer reveals: its body parsed as
+ * JSON whatever its Content-Type says (the id), else its `Location` (the last segment of its path), else (a 2xx that
+ * names nothing) by the label the run gave it, listed at the end as a cleanup failure. A refusal made nothing.
+ * Answers the id, or undefined when the answer named none.
+ */
+export function registerMade(t: CaseContext, response: LiveResponse, made: Made): PathValue | undefined {
+  if (!isSuccess(response)) return undefined;
+  const body = response.parsed;
+  const named =
+    typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)[made.idKey ?? "id"]
+      : undefined;
+  const id = isId(named) ? named : idOfLocation(response.headers.location);
+  const note = made.note === undefined ? "" : ` (${made.note})`;
+  if (id === undefined) {
+    t.cleanupUnidentified(`${made.what}${note}`, made.label);
+    return undefined;
+  }
+  t.cleanup(`${made.what} ${id}${note}`, made.deletePath(id));
+  return id;
+}
+
+/** An id a path can carry (encoded): an integer, or a string of at most 200 characters. */
+function isId(value: unknown): value is PathValue {
+  if (typeof value === "number") return Number.isSafeInteger(value);
+  return typeof value === "string" && value.length > 0 && value.length <= 200;
+}
+
+/** The id a `Location` header names: the last segment of its path (`/v4/nodebalancers/12` gives 12). */
+function idOfLocation(location: string | undefined): PathValue | undefined {
+  if (location === undefined) return undefined;
+  const segment = URL.parse(location, "http://base.invalid/")?.pathname.split("/").filter(Boolean).at(-1);
+  if (segment === undefined) return undefined;
+  const id = decodeURIComponent(segment);
+  if (/^\d{1,15}$/.test(id)) return Number(id);
+  return isId(id) ? id : undefined;
+}
+
+/** The label of a create's JSON body, when it has one. */
+function labelOf(json: unknown): string | undefined {
+  const label = (json as { label?: unknown } | undefined)?.label;
+  return typeof label === "string" ? label : undefined;
+}
+
+/**
+ * Registers what `response` created for deletion through `remove`, its path filled with `params` and then the id
+ * (see {@link registerMade}; `label`: the one the request gave it); answers the id when it is an integer.
  */
 export function registerCreated(
   t: CaseContext,
   response: LiveResponse,
   what: string,
   remove: OperationInfo,
-  ...params: readonly PathValue[]
+  params: readonly PathValue[] = [],
+  label?: string,
 ): number | undefined {
-  const id = createdId(response);
-  if (id !== undefined) t.cleanup(`${what} ${id}`, pathOf(remove, ...params, id));
-  return id;
+  const id = registerMade(t, response, { what, label, deletePath: (id) => pathOf(remove, ...params, id) });
+  return typeof id === "number" ? id : undefined;
 }
 
 export interface Created {
@@ -49,7 +107,8 @@ export async function createRegistered(
 ): Promise<Created> {
   const remove = requireOperation(t, deleteId);
   const response = await call(t, createId, options);
-  return { response, id: registerCreated(t, response, what, remove, ...(options.params ?? [])) };
+  const label = labelOf(options.json);
+  return { response, id: registerCreated(t, response, what, remove, options.params, label) };
 }
 
 /** Asserts under `name` that the request created something (a 2xx with an integer id); answers whether it did. */

@@ -7,6 +7,7 @@
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { call, pathOf, requireOperation } from "./operations.ts";
+import { registerMade } from "./resources.ts";
 import { sameScopes } from "./responses.ts";
 
 export interface MintedToken {
@@ -50,15 +51,23 @@ export async function mintToken(
   expiry?: string,
 ): Promise<MintOutcome> {
   const revoke = requireOperation(t, "deletePersonalAccessToken");
+  const label = t.label(name);
   const response = await call(t, "createPersonalAccessToken", {
-    json: { label: t.label(name), scopes, ...(expiry ? { expiry } : {}) },
+    json: { label, scopes, ...(expiry ? { expiry } : {}) },
   });
-  const body = response.json as Partial<MintedToken> | undefined;
+  // Registered from whatever the answer reveals (its JSON whatever the label, its Location, else by label), before
+  // anything judges it: a token left behind is a credential still valid.
+  registerMade(t, response, {
+    what: "personal access token",
+    note: scopes,
+    label,
+    deletePath: (id) => pathOf(revoke, id),
+  });
+  const body = response.parsed as Partial<MintedToken> | undefined;
+  if (typeof body?.token === "string") t.secret(body.token);
   if (response.status !== 200 || typeof body?.token !== "string" || typeof body.id !== "number") {
     return { ok: false, response };
   }
-  t.secret(body.token);
-  t.cleanup(`personal access token ${body.id} (${scopes})`, pathOf(revoke, body.id));
   return {
     ok: true,
     response,

@@ -7,8 +7,11 @@ import {
   redactForm,
   redactHeaders,
   redactJson,
+  redactText,
   redactUrl,
   SecretValues,
+  scanJson,
+  secretsInText,
 } from "../../src/core/redact.ts";
 
 describe("redaction", () => {
@@ -157,5 +160,70 @@ describe("redaction", () => {
     expect(secrets.scrubRecord({ "x-echo": "Bearer abcdefgh12345678" })).toEqual({
       "x-echo": `Bearer ${redactedPlaceholder}`,
     });
+  });
+});
+
+/** A value nested `depth` deep (`{"a":{"a":…}}`), with `leaf` at the bottom. */
+function nested(depth: number, leaf: unknown): unknown {
+  let value = leaf;
+  for (let level = 0; level < depth; level += 1) value = { a: value };
+  return value;
+}
+
+describe("walks of parsed JSON, without recursion", () => {
+  const token = "f1".repeat(32);
+  const deep = nested(100_000, { token });
+
+  it("scans a value 100,000 deep: too deep to record, and its secret key when walked whole", () => {
+    expect(scanJson(deep).tooDeep).toBe(true);
+    expect(scanJson(deep, Number.POSITIVE_INFINITY)).toEqual({ secretKeys: true, tooDeep: false });
+    expect(scanJson(nested(10, { token }))).toEqual({ secretKeys: true, tooDeep: false });
+    expect(scanJson(nested(10, { label: "x" }))).toEqual({ secretKeys: false, tooDeep: false });
+  });
+
+  it("redacts, collects and scrubs a value 100,000 deep", () => {
+    let redacted = redactJson(deep) as { a?: unknown; token?: unknown };
+    while (redacted.a) redacted = redacted.a as typeof redacted;
+    expect(redacted).toEqual({ token: redactedPlaceholder });
+    const secrets = new SecretValues();
+    collectSecrets(deep, secrets);
+    expect(secrets.appearsIn(token)).toBe(true);
+    let scrubbed = secrets.scrubDeep(nested(100_000, { note: `was ${token}` })) as {
+      a?: unknown;
+      note?: unknown;
+    };
+    while (scrubbed.a) scrubbed = scrubbed.a as typeof scrubbed;
+    expect(scrubbed).toEqual({ note: `was ${redactedPlaceholder}` });
+  });
+});
+
+describe("secrets in text of any kind", () => {
+  const value = "v4lue-0f-a-secret";
+  it.each([
+    ["JSON", `{"id":1,"token":"${value}"}`],
+    ["JSON cut in the value", `{"id":1,"client_secret":"${value}`],
+    ["a form", `a=1&access_token=${value}&b=2`],
+    ["YAML", `id: 1\nrefresh_token: '${value}'\n`],
+    ["a header line", `Authorization: Bearer ${value}`],
+    ["an upper-case key", `TOKEN=${value}`],
+  ])("finds the value next to a secret-named key in %s", (_kind, text) => {
+    expect(secretsInText(text)).toEqual([value]);
+  });
+
+  it.each([
+    ["a key that only ends like one", `{"not_a_token_id":"${value}"}`],
+    ["OAuth's code (an error's code in free text)", `code: ${value}`],
+    ["no secret key", "the token was refused"],
+  ])("finds nothing in %s", (_kind, text) => {
+    expect(secretsInText(text)).toEqual([]);
+  });
+
+  it("redacts a form whatever its label and scrubs every value it learns, there and later", () => {
+    const secrets = new SecretValues();
+    expect(redactText(`access_token=${value}&token_type=bearer`, secrets)).toBe(
+      `access_token=${encodeURIComponent(redactedPlaceholder)}&token_type=bearer`,
+    );
+    expect(redactText(`secret: ${value}`, secrets)).toBe(`secret: ${redactedPlaceholder}`);
+    expect(redactText(`echo ${value}`, secrets)).toBe(`echo ${redactedPlaceholder}`);
   });
 });

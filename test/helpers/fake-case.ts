@@ -38,6 +38,8 @@ export interface Answer {
   readonly json?: unknown;
   /** A body read as text only (an HTML page, say): the response has no `json`. */
   readonly text?: string;
+  /** The body as JSON whatever its label (a JSON answer labelled `text/plain`); `json` when not given. */
+  readonly parsed?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -47,6 +49,7 @@ export function liveResponse(answer: Answer): LiveResponse {
     headers: answer.headers ?? {},
     text: answer.text ?? (answer.json === undefined ? "" : JSON.stringify(answer.json)),
     json: answer.json,
+    parsed: answer.parsed ?? answer.json,
     exchange: {} as Exchange,
   };
 }
@@ -57,6 +60,8 @@ export interface FakeCase {
   /** What the fake answered, in the order of `sent`. */
   readonly responses: LiveResponse[];
   readonly cleanups: { readonly description: string; readonly path: string }[];
+  /** What `t.cleanupUnidentified` was told: made, but not identified by its answer. */
+  readonly unidentified: { readonly description: string; readonly label: string | undefined }[];
   readonly expectations: {
     readonly name: string;
     readonly ok: boolean;
@@ -137,6 +142,7 @@ export function fakeCase(
     sent: [],
     responses: [],
     cleanups: [],
+    unidentified: [],
     expectations: [],
     logs: [],
     secrets: [],
@@ -178,6 +184,7 @@ export function fakeCase(
     },
     label: (name) => `conform-test-${name}-${++labels}`,
     cleanup: (description, path) => void record.cleanups.push({ description, path }),
+    cleanupUnidentified: (description, label) => void record.unidentified.push({ description, label }),
     secret: (value) => void record.secrets.push(value),
     reproduce: (reproduction) => {
       record.reproduction = reproduction;

@@ -22,7 +22,14 @@ function fakeClock(start = 1_000_000): PacerClock & { slept: number[] } {
 }
 
 function answer(status: number, headers: Record<string, string> = {}, json: unknown = {}): LiveResponse {
-  return { status, headers, json, text: JSON.stringify(json), exchange: {} as LiveResponse["exchange"] };
+  return {
+    status,
+    headers,
+    json,
+    parsed: json,
+    text: JSON.stringify(json),
+    exchange: {} as LiveResponse["exchange"],
+  };
 }
 
 describe("pollDelay", () => {

@@ -7,6 +7,32 @@ import { HttpClient, retryAfterMs, TransportError } from "../../src/runner/http-
 import { RatePacer } from "../../src/runner/rate-pacer.ts";
 
 let origin = "";
+/** Secrets a hostile target hands out: each must be learnt and never recorded. */
+const issuedToken = "t0".repeat(32);
+const issuedSecret = "s3".repeat(20);
+const deep = 10_000;
+/** Answers of a target whose labels lie or whose bodies break, each carrying a secret (the leaks of issue 23). */
+const hostileAnswers: Record<string, { readonly type: string; readonly body: string }> = {
+  "json-as-text": {
+    type: "text/plain",
+    body: JSON.stringify({ id: 5, token: issuedToken, client: { secret: issuedSecret } }),
+  },
+  "token-list-as-text": {
+    type: "text/plain; charset=utf-8",
+    body: JSON.stringify({ data: Array.from({ length: 5 }, (_, id) => ({ id, token: issuedToken })) }),
+  },
+  // Cut by the client's 1024-byte cap in the middle of the token: what is kept of it is still secret.
+  "cut-json": {
+    type: "application/json",
+    body: `{"pad":"${"x".repeat(990)}","token":"${issuedToken}"}`,
+  },
+  "yaml-as-text": { type: "text/plain", body: `id: 5\ntoken: ${issuedToken}\nsecret: '${issuedSecret}'\n` },
+  "form-as-html": { type: "text/html", body: `access_token=${issuedToken}&token_type=bearer` },
+  "deep-json": {
+    type: "application/json",
+    body: `${'{"a":'.repeat(deep)}{"token":"${issuedToken}"}${"}".repeat(deep)}`,
+  },
+};
 let hits429 = 0;
 /** Requests the server received, by method and path (for "was it sent at all"). */
 const received: string[] = [];
@@ -47,6 +73,12 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
     // The key spelled with a JSON escape: the same "token" once parsed.
     response.writeHead(200, { "content-type": "application/json" });
     response.end(`{"id":1,"\\u0074oken":"${"e5".repeat(32)}"}`);
+    return;
+  }
+  const hostile = hostileAnswers[url.pathname.replace(/^\/hostile\//, "")];
+  if (url.pathname.startsWith("/hostile/") && hostile) {
+    response.writeHead(200, { "content-type": hostile.type });
+    response.end(hostile.body);
     return;
   }
   if (url.pathname === "/token") {
@@ -178,6 +210,45 @@ describe("runner HTTP client", () => {
     });
     expect(echo.exchange.request.headers.authorization).toBe(`Bearer ${redactedPlaceholder}`);
     expect(JSON.stringify(echo.exchange)).not.toContain("a1a1a1a1");
+    await http.close();
+  });
+
+  it.each([
+    ["JSON labelled text/plain", "json-as-text", [issuedToken, issuedSecret]],
+    ["a token list labelled text/plain", "token-list-as-text", [issuedToken]],
+    ["JSON cut by the size cap in the middle of a token", "cut-json", [issuedToken.slice(0, 15)]],
+    ["YAML-like text", "yaml-as-text", [issuedToken, issuedSecret]],
+    ["a form labelled text/html", "form-as-html", [issuedToken]],
+    ["JSON nested 10,000 deep (no recursion to overflow)", "deep-json", [issuedToken]],
+  ])("records %s without its secrets, learning them at once", async (_what, name, issued) => {
+    const secrets = new SecretValues();
+    const http = client({ secrets, maxResponseBytes: name === "cut-json" ? 1024 : 1_000_000 });
+    const answer = await http.send({ method: "GET", url: `${origin}/hostile/${name}` });
+    expect(answer.exchange.error).toBeUndefined();
+    const recorded = JSON.stringify(answer.exchange);
+    for (const secret of issued) {
+      expect(recorded).not.toContain(secret.slice(0, 12));
+      expect(secrets.appearsIn(`later: ${secret}`)).toBe(true);
+    }
+    // The caller still reads the live body; `json` only where the label says JSON and the body is whole.
+    expect(answer.text).toContain(issued[0]);
+    if (name === "json-as-text") {
+      expect(answer.json).toBeUndefined();
+      expect(answer.parsed).toMatchObject({ id: 5, token: issuedToken });
+      expect(answer.exchange.response?.json).toBeUndefined();
+    }
+    await http.close();
+  });
+
+  it("redacts a JSON request body whatever its label", async () => {
+    const http = client({ maxResponseBytes: 1_000_000 });
+    const answer = await http.send({
+      method: "POST",
+      url: `${origin}/echo`,
+      body: JSON.stringify({ label: "x", root_pass: "r00t-pa55word" }),
+      headers: { "content-type": "text/plain" },
+    });
+    expect(answer.exchange.request.body).toBe(`{"label":"x","root_pass":"${redactedPlaceholder}"}`);
     await http.close();
   });
 

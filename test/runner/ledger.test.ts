@@ -54,6 +54,24 @@ describe("cleanup ledger", () => {
   });
 });
 
+describe("resources made but not identified by their answer", () => {
+  it("are cleanup failures each, listed by label (for conform cleanup), after what could be deleted", async () => {
+    const ledger = new CleanupLedger();
+    ledger.record({ description: "instance 9", deletePath: "/compute/instances/9" });
+    ledger.recordUnidentified({ description: "personal access token (*)", label: "conform-ab12cd-reader-1" });
+    ledger.recordUnidentified({ description: "profile", label: undefined });
+    const outcome = await ledger.drain(async () => 200);
+    expect(outcome).toEqual({
+      deleted: 1,
+      failed: [
+        "personal access token (*) labelled conform-ab12cd-reader-1 (the answer did not say what it created: `conform cleanup --prefix conform-ab12cd-reader-1` finds it by label)",
+        "profile (the answer did not say what it created, and it has no label: remove it by hand)",
+      ],
+    });
+    expect(ledger.unidentified()).toHaveLength(2);
+  });
+});
+
 describe("labels of created resources", () => {
   const maker = new LabelMaker("conform", "20261123T021500Z-3fa0");
 

@@ -15,21 +15,42 @@ const profiles = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"] as con
 
 describe("registerCreated", () => {
   const remove = bundled.operations.byId("deleteNodeBalancerConfig")!;
-  it.each<[string, Answer, string | undefined]>([
-    ["a 200 with an integer id", { status: 200, json: { id: 7 } }, "/nodebalancers/3/configs/7"],
+  const at7 = "/nodebalancers/3/configs/7";
+  it.each<[string, Answer, number | undefined, string | undefined]>([
+    ["a 200 with an integer id", { status: 200, json: { id: 7 } }, 7, at7],
+    ["a 299 (deprecated path) with an id", { status: 299, json: { id: 7, warnings: ["old"] } }, 7, at7],
+    ["a 400 (refused)", { status: 400, json: { errors: [{ reason: "no" }] } }, undefined, undefined],
     [
-      "a 299 (deprecated path) with an id",
-      { status: 299, json: { id: 7, warnings: ["old"] } },
-      "/nodebalancers/3/configs/7",
+      "a 200 with a string id (deleted by it, not an integer)",
+      { status: 200, json: { id: "7" } },
+      undefined,
+      at7,
     ],
-    ["a 400 (refused)", { status: 400, json: { errors: [{ reason: "no" }] } }, undefined],
-    ["a 200 without an id", { status: 200, json: {} }, undefined],
-    ["a 200 with a string id", { status: 200, json: { id: "7" } }, undefined],
-  ])("%s", (_name, answer, path) => {
+    [
+      "a 200 whose JSON is labelled text/plain",
+      { status: 200, text: '{"id":7}', parsed: { id: 7 }, headers: { "content-type": "text/plain" } },
+      7,
+      at7,
+    ],
+    [
+      "a 201 with no body but a Location",
+      { status: 201, text: "", headers: { location: "https://127.0.0.1:1/v4/nodebalancers/3/configs/7" } },
+      7,
+      at7,
+    ],
+  ])("%s", (_name, answer, id, path) => {
     const fake = fakeCase(bundled);
-    const id = registerCreated(fake.t, liveResponse(answer), "profile", remove, 3);
-    expect(id).toBe(path ? 7 : undefined);
+    expect(registerCreated(fake.t, liveResponse(answer), "profile", remove, [3], "conform-x-web")).toBe(id);
     expect(fake.cleanups).toEqual(path ? [{ description: "profile 7", path }] : []);
+    expect(fake.unidentified).toEqual([]);
+  });
+
+  it("lists by its label what a 200 made but did not name (no id, no Location)", () => {
+    const fake = fakeCase(bundled);
+    const answer = liveResponse({ status: 200, text: "created", headers: { "content-type": "text/plain" } });
+    expect(registerCreated(fake.t, answer, "profile", remove, [3], "conform-x-web")).toBeUndefined();
+    expect(fake.cleanups).toEqual([]);
+    expect(fake.unidentified).toEqual([{ description: "profile", label: "conform-x-web" }]);
   });
 });
 
@@ -43,6 +64,14 @@ describe("createRegistered", () => {
     expect(created.id).toBe(7);
     expect(sentJson(fake)).toEqual([{ method: "POST", path, json: { port: 80 } }]);
     expect(fake.cleanups).toEqual([{ description: "profile 7", path: `${path}/7` }]);
+  });
+
+  it("passes the label it sent to what lists an unidentified resource", async () => {
+    const fake = fakeCase(bundled, { status: 200, json: {} });
+    await createRegistered(fake.t, ["createNodeBalancer", "deleteNodeBalancer"], "load balancer", {
+      json: { region: "r", label: "conform-x-lb" },
+    });
+    expect(fake.unidentified).toEqual([{ description: "load balancer", label: "conform-x-lb" }]);
   });
 
   it("registers what a target created when it should have refused (a faulty target keeps nothing)", async () => {

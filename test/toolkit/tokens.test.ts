@@ -84,15 +84,52 @@ describe("mintToken", () => {
     });
   });
 
-  it.each<[string, Answer]>([
-    ["a 400", { status: 400, json: { errors: [{ reason: "scopes is invalid", field: "scopes" }] } }],
-    ["a 200 without the token string", { status: 200, json: { id: 7, scopes: "*" } }],
-    ["a 200 with a string id", { status: 200, json: { id: "7", token: "c".repeat(64) } }],
-  ])("answers the refusal for %s, registering nothing", async (_what, reply) => {
+  it.each<[string, Answer, { description: string; path: string }[], string[]]>([
+    ["a 400", { status: 400, json: { errors: [{ reason: "scopes is invalid", field: "scopes" }] } }, [], []],
+    // A 200 made a token even when its answer is malformed: it is revoked at the end, and what it shows is secret.
+    [
+      "a 200 without the token string",
+      { status: 200, json: { id: 7, scopes: "*" } },
+      [{ description: "personal access token 7 (*)", path: "/profile/tokens/7" }],
+      [],
+    ],
+    [
+      "a 200 with a string id",
+      { status: 200, json: { id: "7", token: "c".repeat(64) } },
+      [{ description: "personal access token 7 (*)", path: "/profile/tokens/7" }],
+      ["c".repeat(64)],
+    ],
+  ])("answers the refusal for %s, registering what it made", async (_what, reply, cleanups, secrets) => {
     const fake = fakeCase(bundled, reply);
     expect(await mintToken(fake.t, "x", "*")).toEqual({ ok: false, response: liveResponse(reply) });
+    expect(fake.cleanups).toEqual(cleanups);
+    expect(fake.secrets).toEqual(secrets);
+  });
+
+  it("registers and marks secret a token whose JSON answer is labelled text/plain", async () => {
+    const token = "d".repeat(64);
+    const reply: Answer = {
+      status: 200,
+      text: JSON.stringify({ id: 9, token }),
+      parsed: { id: 9, token },
+      headers: { "content-type": "text/plain" },
+    };
+    const fake = fakeCase(bundled, reply);
+    const outcome = await mintToken(fake.t, "x", "*");
+    expect(outcome.ok).toBe(true);
+    expect(fake.cleanups).toEqual([
+      { description: "personal access token 9 (*)", path: "/profile/tokens/9" },
+    ]);
+    expect(fake.secrets).toEqual([token]);
+  });
+
+  it("lists by its label a token a 200 made without naming it", async () => {
+    const fake = fakeCase(bundled, { status: 200, text: "ok", headers: { "content-type": "text/plain" } });
+    expect((await mintToken(fake.t, "x", "*")).ok).toBe(false);
     expect(fake.cleanups).toEqual([]);
-    expect(fake.secrets).toEqual([]);
+    expect(fake.unidentified).toEqual([
+      { description: "personal access token (*)", label: "conform-test-x-1" },
+    ]);
   });
 
   it.each(["deletePersonalAccessToken", "createPersonalAccessToken"])(

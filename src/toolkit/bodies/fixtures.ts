@@ -10,6 +10,7 @@ import type { LiveResponse } from "../../runner/http-client.ts";
 import type { CaseContext } from "../../runner/suite-api.ts";
 import { chooseRegion, chooseType } from "../fixtures.ts";
 import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";
+import { registerMade } from "../resources.ts";
 import { expectSuccess } from "../responses.ts";
 import type { PathValues } from "./write-targets.ts";
 import { createdResource } from "./written.ts";
@@ -50,7 +51,8 @@ export function bodyFixturesOf(t: CaseContext): BodyFixtures {
 function created(t: CaseContext, what: string, response: LiveResponse): Record<string, unknown> {
   if (!expectSuccess(t, `fixture: ${what} is created`, response))
     t.skip(`could not create ${what} (answered ${response.status}): nothing to write against`);
-  return (response.json ?? {}) as Record<string, unknown>;
+  const body = response.parsed;
+  return (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
 }
 
 /**
@@ -76,10 +78,17 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     deleteId: string,
   ): Promise<Record<string, unknown>> => {
     const remove = requireOperation(t, deleteId);
-    const made = created(t, what.created, await call(t, operationId, { params, json }));
+    const response = await call(t, operationId, { params, json });
+    // On the ledger before the answer is judged, from whatever it reveals (JSON whatever its label, Location, label).
+    const label = (json as { label?: unknown }).label;
+    const id = registerMade(t, response, {
+      what: what.ledger,
+      label: typeof label === "string" ? label : undefined,
+      deletePath: (id) => pathOf(remove, ...params, id),
+    });
+    const made = created(t, what.created, response);
     if (typeof made.secret === "string") t.secret(made.secret);
-    const id = typeof made.id === "number" ? made.id : String(made.id);
-    t.cleanup(`${what.ledger} ${id}`, pathOf(remove, ...params, id));
+    if (id === undefined) t.skip(`could not tell which ${what.ledger} was created: the answer names no id`);
     note(operationId, id);
     return made;
   };

@@ -90,7 +90,9 @@ const isPathValue = (value: unknown): value is PathValue =>
 
 /** Where the resource a write's answer describes lives, and how to read it back. */
 export function written(t: CaseContext, write: WriteAt, response: LiveResponse): Written {
-  const body = (response.json ?? {}) as Record<string, unknown>;
+  // JSON whatever its label: a mislabelled answer still says where what it made lives.
+  const parsed = response.parsed;
+  const body = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
   const path = pathOf(write.operation, ...write.params);
   const getAt = (at: string | undefined) => {
     const match = at === undefined ? undefined : t.spec.operations.match("GET", at);

@@ -1,0 +1,154 @@
+/**
+ * A target whose only fault is labelling its JSON `text/plain`. A small proxy of our own (node:http on 127.0.0.1)
+ * stands in front of the reference server and relabels every JSON answer; it notes every secret the target hands
+ * out (tokens, client secrets). A full run with writes allowed, every reporter on, must write none of them to
+ * report.json, report.html, junit.xml, summary.md or the console, and leave nothing of the run on the target.
+ */
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
+import { createReferenceServer } from "../../src/reference/server.ts";
+import { createReporters } from "../../src/reporters/index.ts";
+import { runConfigDefaults } from "../../src/runner/config.ts";
+import { labelPrefixOf } from "../../src/runner/labels.ts";
+import { labelMatches } from "../../src/runner/leftovers.ts";
+import { runConformance } from "../../src/runner/run.ts";
+import { embeddedRateLimits, embeddedTimeScale } from "../../src/runner/target.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { bundledSpec } from "../helpers/reference.ts";
+
+const reference = await createReferenceServer({
+  spec: await bundledSpec(),
+  http: true,
+  timeScale: embeddedTimeScale,
+  ...embeddedRateLimits,
+});
+
+/** Every secret the target handed out, as the proxy saw it go by. */
+const issued = new Set<string>();
+const secretKeys = /^(token|secret|client_secret|access_token|refresh_token)$/;
+function noteSecrets(value: unknown): void {
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null) continue;
+    for (const [key, entry] of Object.entries(item)) {
+      // Lists show a token's first characters then `...`: what is shown there is not the secret.
+      if (secretKeys.test(key) && typeof entry === "string" && entry.length >= 8 && !entry.endsWith("..."))
+        issued.add(entry);
+      else stack.push(entry);
+    }
+  }
+}
+
+const upstream = new URL(reference.authUrl);
+const proxy = createServer((incoming, outgoing) => {
+  const forward = request(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      method: incoming.method,
+      path: incoming.url,
+      headers: { ...incoming.headers, host: upstream.host },
+    },
+    (answer) => {
+      const headers = { ...answer.headers };
+      const json = /json/.test(String(headers["content-type"]));
+      if (json) headers["content-type"] = "text/plain; charset=utf-8";
+      outgoing.writeHead(answer.statusCode ?? 502, headers);
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => {
+        if (json) {
+          try {
+            noteSecrets(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+          } catch {}
+        }
+      });
+      answer.pipe(outgoing);
+    },
+  );
+  forward.on("error", () => outgoing.destroy());
+  incoming.pipe(forward);
+});
+await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+afterAll(async () => {
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+  await reference.close();
+});
+
+describe("a target that labels its JSON text/plain", () => {
+  it("gets no secret it issued written anywhere, and keeps nothing of the run", async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), "conform-mislabelled-"));
+    let consoleText = "";
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        consoleText += String(chunk);
+        done();
+      },
+    });
+    const reporters = createReporters(["console", "json", "junit", "html", "markdown"], {
+      outputDir,
+      stream,
+      isTTY: false,
+      ci: true,
+    });
+    const runId = "20261124T000000Z-mislabel";
+    const finished = await runConformance(
+      {
+        ...runConfigDefaults,
+        specPath: bundledSpecPath,
+        seed: 1,
+        baseUrl: `${origin}/v4`,
+        authUrl: origin,
+        token: reference.token,
+        allowWrites: true,
+        suiteOptions: { login: { username: reference.user.username, password: reference.user.password } },
+      },
+      {
+        runId,
+        listeners: [(event) => reporters.emit(event)],
+        signal: new AbortController().signal,
+        toolVersion: "test",
+      },
+    );
+    await reporters.close();
+    expect(finished.exitCode).toBe(1);
+
+    // Secrets: the proxy saw tokens and client secrets go by; none is in any output.
+    for (const record of reference.state.tokens.values()) issued.add(record.token);
+    for (const record of reference.state.oauthClients.values()) if (record.secret) issued.add(record.secret);
+    expect(issued.size).toBeGreaterThan(3);
+    const outputs: Record<string, string> = { console: consoleText };
+    for (const file of readdirSync(outputDir, { recursive: true, encoding: "utf8" }))
+      if (/\.(json|html|xml|md)$/.test(file)) outputs[file] = readFileSync(join(outputDir, file), "utf8");
+    expect(Object.keys(outputs).sort()).toEqual(
+      ["console", "junit.xml", "report.html", "report.json", "summary.md"].sort(),
+    );
+    const leaks = Object.entries(outputs).flatMap(([name, text]) =>
+      [...issued]
+        .filter((secret) => text.includes(secret))
+        .map((secret) => `${name}: ${secret.slice(0, 6)}…`),
+    );
+    expect(leaks).toEqual([]);
+
+    // Nothing of the run left on the target.
+    const prefix = labelPrefixOf("conform", runId);
+    const { state } = reference;
+    const mine = (records: Iterable<{ label: string }>, kind: string) =>
+      [...records].filter((record) => labelMatches(record.label, prefix)).map((r) => `${kind} ${r.label}`);
+    const left = [
+      ...mine(state.nodeBalancers.values(), "load balancer"),
+      ...mine(state.instances.values(), "instance"),
+      ...mine(state.oauthClients.values(), "OAuth client"),
+      ...mine(state.tokens.values(), "token"),
+    ];
+    expect(left).toEqual([]);
+  }, 300_000);
+});
