@@ -11,9 +11,9 @@ import type { CaseStatus, Counts, PlannedSuite, RunFinished } from "../core/even
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
 import type { ApiSpec } from "../spec/types.ts";
+import { KeptBodies } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
 import type { EventBus } from "./event-bus.ts";
-import { KeptBodies } from "./case-tally.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
 import { FailureGroups } from "./failure-groups.ts";
 import { HttpClient } from "./http-client.ts";
@@ -21,8 +21,8 @@ import { LabelMaker } from "./labels.ts";
 import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
 import { RatePacer } from "./rate-pacer.ts";
-import { StrayErrors } from "./stray-errors.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
+import { StrayErrors } from "./stray-errors.ts";
 import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
 export interface ResolvedTarget extends TargetInfo {
@@ -240,7 +240,10 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   }
   const onLimit = () => {
     if (signal.reason instanceof RunTimedOut)
-      bus.emit({ type: "warning", message: `${signal.reason.message}: cases running end interrupted, cleanup runs` });
+      bus.emit({
+        type: "warning",
+        message: `${signal.reason.message}: cases running end interrupted, cleanup runs`,
+      });
   };
   signal.addEventListener("abort", onLimit, { once: true });
   // An error no suite awaited (a rejection left floating, a throw in a timer) would end the process with

@@ -247,7 +247,7 @@ export class HttpClient {
         answer.headers,
         this.#options.secrets,
       );
-      const { text, bytes, truncated } = await this.readBody(answer.body, headers, started);
+      const { text, bytes, truncated } = await this.readBody(answer.body, headers);
       const json =
         !truncated && isJson(headers["content-type"]) && text !== "" ? parsedOrUndefined(text) : undefined;
       const recorded = this.recordBody(text, json);
@@ -321,7 +321,6 @@ export class HttpClient {
   private async readBody(
     body: Dispatcher.ResponseData["body"],
     headers: Readonly<Record<string, string>>,
-    started: number,
   ): Promise<{ text: string; bytes: number; truncated: boolean }> {
     const cap = this.#options.maxResponseBytes;
     const deadlineMs = this.#options.requestDeadlineMs;

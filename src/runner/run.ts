@@ -167,7 +167,10 @@ async function checkTarget(
 }
 
 /** At most `cap` bytes of a body as text (the start-up check needs a glimpse, never a huge answer whole). */
-async function cappedText(body: AsyncIterable<Buffer> & { destroy(): unknown }, cap: number): Promise<string> {
+async function cappedText(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  cap: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let kept = 0;
   for await (const chunk of body) {

@@ -101,7 +101,10 @@ describe("conform run against a hostile target", () => {
 describe("conform run fails early", () => {
   it.each([
     [["--base-url", "https://user:hunter22@127.0.0.1:1/v4"], /--base-url holds credentials/],
-    [["--base-url", "https://127.0.0.1:1/v4", "--auth-url", "https://u:hunter22@127.0.0.1:1"], /--auth-url holds/],
+    [
+      ["--base-url", "https://127.0.0.1:1/v4", "--auth-url", "https://u:hunter22@127.0.0.1:1"],
+      /--auth-url holds/,
+    ],
     [["--base-url", "https://127.0.0.1:1/v4", "--token", ""], /--token is empty/],
     [["--max-response-bytes", "0"], /--max-response-bytes 0: give an integer of at least 1/],
     [["--max-time", "-5"], /--max-time -5/],

@@ -117,7 +117,9 @@ describe("runner HTTP client", () => {
   ])("fails a body above the cap as too large, recording why (%s)", async (_name, path) => {
     const http = client();
     const seen: Exchange[] = [];
-    const error = await http.send({ method: "GET", url: `${origin}${path}` }, (e) => seen.push(e)).catch((e) => e);
+    const error = await http
+      .send({ method: "GET", url: `${origin}${path}` }, (e) => seen.push(e))
+      .catch((e) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect(error.code).toBe("RESPONSE_TOO_LARGE");
     expect(seen[0]?.error?.message).toMatch(/^answer too large: .*1024-byte cap \(--max-response-bytes\)/);

@@ -7,8 +7,8 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError, RunInterrupted, RunTimedOut } from "../../core/errors.ts";
-import { ExitCode } from "../../core/exit-codes.ts";
 import type { RunFinished } from "../../core/events.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
 import { LabelMaker } from "../../runner/labels.ts";
@@ -148,7 +148,8 @@ export function runOptions(yargs: Argv) {
       type: "number",
       default: runConfigDefaults.maxResponseBytes,
       group: groups.bounds,
-      describe: 'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
+      describe:
+        'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
     })
     .option("request-deadline", {
       type: "number",
@@ -160,7 +161,8 @@ export function runOptions(yargs: Argv) {
       type: "number",
       default: runConfigDefaults.maxWaitMs,
       group: groups.bounds,
-      describe: "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
+      describe:
+        "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
     })
     .option("max-time", {
       type: "number",
