@@ -63,6 +63,12 @@ export const numberRules = Object.freeze({
   runs: { integer: true, min: 1 },
   port: { integer: true, min: 0, max: 65_535 },
   "time-scale": { integer: false, min: 0, above: true },
+  "max-response-bytes": { integer: true, min: 1 },
+  "kept-body-bytes": { integer: true, min: 0 },
+  "kept-report-bytes": { integer: true, min: 0 },
+  "request-deadline": { integer: true, min: 1, max: maxTimerMs },
+  "max-wait": { integer: true, min: 0, max: maxTimerMs },
+  "max-time": { integer: true, min: 1, max: maxTimerMs },
 } satisfies Record<string, NumberRule>);
 
 function accepted(rule: NumberRule): string {

@@ -16,6 +16,8 @@ export type ToolkitErrorCode =
   | "TOKEN_REFUSED"
   | "TRANSPORT_TIMEOUT"
   | "RESPONSE_TOO_LARGE"
+  | "WAIT_TOO_LONG"
+  | "RUN_TIME_LIMIT"
   | "SUITE_LOAD"
   | "SUITE_REQUEST_INVALID"
   | "NOTHING_RAN"
@@ -77,6 +79,16 @@ export class ConfigError extends ToolkitError {
   }
 }
 
+/**
+ * The target asked for a wait beyond the run's ceiling (`--max-wait`): a `Retry-After` or a rate-limit window
+ * resetting far away. The request is not sent (again); the case errors saying so instead of hanging the run.
+ */
+export class WaitTooLongError extends ToolkitError {
+  constructor(message: string) {
+    super("WAIT_TOO_LONG", message);
+  }
+}
+
 /** A suite file could not be loaded or does not export a suite. */
 export class SuiteLoadError extends ToolkitError {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -129,6 +141,19 @@ export class RunInterrupted extends ToolkitError {
   /** 130 for SIGINT, 143 for SIGTERM. */
   get exitCode(): number {
     return signalExitCodes[this.signal];
+  }
+}
+
+/**
+ * The run reached `--max-time`: the reason its abort signal carries. It ends like an interruption (cases in flight
+ * end `interrupted`, cleanup runs, the reports say `complete: false`), but with exit code 2: the toolkit could not
+ * finish its job within the time it was given, and no verdict on the unrun rest exists.
+ */
+export class RunTimedOut extends ToolkitError {
+  readonly limitMs: number;
+  constructor(limitMs: number) {
+    super("RUN_TIME_LIMIT", `the run reached its time limit of ${limitMs} ms (--max-time)`);
+    this.limitMs = limitMs;
   }
 }
 

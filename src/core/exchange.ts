@@ -21,7 +21,7 @@ export interface RecordedResponse {
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON when the body is JSON, else undefined. Redacted. */
   readonly json: unknown;
-  /** The body text (redacted), cut at the client's cap for reports; `truncated` says so. */
+  /** The body text (redacted); a failing exchange kept for the reports may be cut (`--kept-body-bytes`), `truncated` says so. */
   readonly text: string;
   readonly truncated: boolean;
   readonly bytes: number;

@@ -2,7 +2,8 @@
  * Report files: each is written whole to a temporary name and renamed into place, so a reader (or the `latest`
  * mirror) never sees half a file. A run's reports go to `<reportDir>/<runId>/`; `writeLatest` then mirrors that
  * directory to `<reportDir>/latest/`, replacing the previous run's mirror as a whole (no stale file of an earlier
- * run's reporter survives next to this run's).
+ * run's reporter survives next to this run's). Files are created readable by their owner only (0600), directories
+ * 0700; the mirror keeps those modes.
  * @module
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
@@ -28,10 +29,11 @@ export async function writeReportFile(
   name: string,
   content: string | Iterable<string>,
 ): Promise<string> {
-  await mkdir(outputDir, { recursive: true });
+  await mkdir(outputDir, { recursive: true, mode: 0o700 });
   const path = join(outputDir, name);
   const temporary = temporaryName(path);
-  const handle = await open(temporary, "w");
+  // Readable by the owner only: a report holds a target's answers, which a redaction may have missed.
+  const handle = await open(temporary, "w", 0o600);
   try {
     if (typeof content === "string") await handle.write(content);
     else {
@@ -61,10 +63,10 @@ export async function writeReportFile(
  * Written whole to a temporary file, then renamed.
  */
 export function writeReportFileSync(outputDir: string, name: string, content: Iterable<string>): string {
-  mkdirSync(outputDir, { recursive: true });
+  mkdirSync(outputDir, { recursive: true, mode: 0o700 });
   const path = join(outputDir, name);
   const temporary = temporaryName(path);
-  writeFileSync(temporary, [...content].join(""));
+  writeFileSync(temporary, [...content].join(""), { mode: 0o600 });
   renameSync(temporary, path);
   return path;
 }

@@ -18,6 +18,38 @@ export interface TallyGrouping {
   readonly caseId: string;
 }
 
+/**
+ * What the reports keep of failing exchanges' bodies: at most `perExchange` bytes of each, and `perRun` bytes in
+ * all (one per run, shared by its cases). Past the run's budget a kept exchange keeps its request, status and
+ * headers, and no body; either cut is marked `truncated`, with `bytes` still the size that came, and a kept JSON
+ * body is kept only whole.
+ */
+export class KeptBodies {
+  readonly #perExchange: number;
+  #left: number;
+
+  constructor(perExchange: number, perRun: number) {
+    this.#perExchange = perExchange;
+    this.#left = perRun;
+  }
+
+  keep(exchange: Exchange): Exchange {
+    const { response } = exchange;
+    if (!response) return exchange;
+    const room = Math.max(0, Math.min(this.#perExchange, this.#left));
+    // Measured in UTF-16 units, a bound on bytes within a factor of 3: cheap, and what the reports hold.
+    if (response.text.length <= room) {
+      this.#left -= response.text.length;
+      return exchange;
+    }
+    this.#left -= room;
+    return {
+      ...exchange,
+      response: { ...response, text: response.text.slice(0, room), json: undefined, truncated: true },
+    };
+  }
+}
+
 interface KeptFailure {
   readonly result: CheckResult;
   count: number;
@@ -30,12 +62,14 @@ export class CaseTally {
   readonly #kept = new Map<number, Exchange>();
   readonly #secrets: SecretValues;
   readonly #grouping: TallyGrouping;
+  readonly #bodies: KeptBodies | undefined;
   passed = 0;
 
-  /** Without `grouping`, the case's failures are grouped on their own (tests). */
-  constructor(secrets: SecretValues, grouping?: TallyGrouping) {
+  /** Without `grouping`, the case's failures are grouped on their own (tests); without `bodies`, kept whole. */
+  constructor(secrets: SecretValues, grouping?: TallyGrouping, bodies?: KeptBodies) {
     this.#secrets = secrets;
     this.#grouping = grouping ?? { groups: new FailureGroups(), suiteId: "", caseId: "" };
+    this.#bodies = bodies;
   }
 
   /** Counts a pass without its result (the engine's checks pass on most exchanges). */
@@ -81,7 +115,8 @@ export class CaseTally {
     const kept: KeptFailure = { result: { ...scrubbed, group: assigned.groupId }, count: 1 };
     this.#failed.push(kept);
     this.#byGroup.set(repeatKey, kept);
-    if (exchange && assigned.keepExchange) this.#kept.set(exchange.id, exchange);
+    if (exchange && assigned.keepExchange)
+      this.#kept.set(exchange.id, this.#bodies ? this.#bodies.keep(exchange) : exchange);
     return kept.result;
   }
 

@@ -36,11 +36,20 @@ export interface RunConfig {
   readonly allowWrites: boolean;
   /** Stop starting new cases after this many failures (0: never stop). */
   readonly maxFailures: number;
-  /** Bodies above this are cut (and the schema check skipped, saying so). */
+  /** A body above this, as received or decoded, is not read further: the exchange fails "answer too large". */
   readonly maxResponseBytes: number;
-  /** 429 answers retried per request, waiting `Retry-After` (capped by maxRetryWaitMs). */
+  /** Body bytes kept with each failing exchange in the reports (the rest is cut, saying so). */
+  readonly keptBodyBytes: number;
+  /** Body bytes kept over all failing exchanges of a run; beyond it kept exchanges lose their bodies, saying so. */
+  readonly keptReportBytes: number;
+  /** From an answer's headers to its last byte, per request. */
+  readonly requestDeadlineMs: number;
+  /** 429 answers retried per request, waiting `Retry-After`. */
   readonly maxRetries: number;
-  readonly maxRetryWaitMs: number;
+  /** The longest wait for a `Retry-After` or a spent rate-limit window; beyond it the request fails, saying so. */
+  readonly maxWaitMs: number;
+  /** The whole run's time limit (`--max-time`); undefined: none. Reaching it ends the run like an interruption, exit 2. */
+  readonly maxTimeMs: number | undefined;
   /** Label prefix of every resource the run creates (the cleanup command finds leftovers by it). */
   readonly labelPrefix: string;
   /** Runs per generated property (`conform fuzz --runs`); undefined: each property's default. */
@@ -74,9 +83,13 @@ export const runConfigDefaults = Object.freeze({
   reporters: ["console", "json", "junit", "html", "markdown"],
   allowWrites: false,
   maxFailures: 0,
-  maxResponseBytes: 8 * 1024 * 1024,
+  maxResponseBytes: 4 * 1024 * 1024,
+  keptBodyBytes: 64 * 1024,
+  keptReportBytes: 16 * 1024 * 1024,
+  requestDeadlineMs: 60_000,
   maxRetries: 3,
-  maxRetryWaitMs: 120_000,
+  maxWaitMs: 60_000,
+  maxTimeMs: undefined,
   labelPrefix: "conform",
   propertyRuns: undefined,
   replayProperty: undefined,

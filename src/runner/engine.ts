@@ -6,11 +6,12 @@
  * @module
  */
 import type { CheckDefinition } from "../checks/types.ts";
-import { RunInterrupted } from "../core/errors.ts";
+import { RunInterrupted, RunTimedOut } from "../core/errors.ts";
 import type { CaseStatus, Counts, PlannedSuite, RunFinished } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
 import type { ApiSpec } from "../spec/types.ts";
+import { KeptBodies } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
 import type { EventBus } from "./event-bus.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
@@ -21,6 +22,7 @@ import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
+import { StrayErrors } from "./stray-errors.ts";
 import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
 export interface ResolvedTarget extends TargetInfo {
@@ -106,7 +108,13 @@ async function eachLimited<T>(
 function verdictOf(totals: Counts, signal: AbortSignal): Pick<RunFinished, "status" | "exitCode"> {
   if (signal.aborted) {
     const reason: unknown = signal.reason;
-    const exitCode = reason instanceof RunInterrupted ? reason.exitCode : ExitCode.interrupted;
+    // The run's time limit: ended like an interruption, but the toolkit did not finish its job (exit 2).
+    const exitCode =
+      reason instanceof RunInterrupted
+        ? reason.exitCode
+        : reason instanceof RunTimedOut
+          ? ExitCode.toolkitError
+          : ExitCode.interrupted;
     return { status: "interrupted", exitCode };
   }
   if (totals.failed + totals.errored > 0) return { status: "failed", exitCode: ExitCode.checkFailed };
@@ -131,9 +139,15 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     insecure: config.insecure,
     connections: Math.max(8, config.concurrency * 2),
     maxResponseBytes: config.maxResponseBytes,
+    requestDeadlineMs: config.requestDeadlineMs,
     maxRetries: config.maxRetries,
-    maxRetryWaitMs: config.maxRetryWaitMs,
-    pacer: new RatePacer(config.rate, undefined, (key, waitMs, reason) => announceWait(key, waitMs, reason)),
+    maxWaitMs: config.maxWaitMs,
+    pacer: new RatePacer(
+      config.rate,
+      undefined,
+      (key, waitMs, reason) => announceWait(key, waitMs, reason),
+      config.maxWaitMs,
+    ),
     onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
     secrets,
     matchOperation: operationMatcher(spec, target),
@@ -161,6 +175,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     judge,
     bus,
     groups,
+    keptBodies: new KeptBodies(config.keptBodyBytes, config.keptReportBytes),
+    strays: new StrayErrors(),
   };
   const totals = emptyCounts();
 
@@ -185,7 +201,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     if (refusal) return refusal;
     const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
     if (excludedBy) return `excluded by --exclude-tag ${excludedBy}`;
-    if (signal.aborted) return "the run was interrupted";
+    if (signal.aborted)
+      return signal.reason instanceof RunTimedOut ? signal.reason.message : "the run was interrupted";
     if (config.maxFailures > 0 && totals.failed + totals.errored >= config.maxFailures)
       return `stopped after ${config.maxFailures} failing cases (--max-failures)`;
     return undefined;
@@ -224,6 +241,17 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   for (const entry of input.refused) {
     bus.emit({ type: "warning", message: `suite ${entry.suite.id} not run: ${entry.reason}` });
   }
+  const onLimit = () => {
+    if (signal.reason instanceof RunTimedOut)
+      bus.emit({
+        type: "warning",
+        message: `${signal.reason.message}: cases running end interrupted, cleanup runs`,
+      });
+  };
+  signal.addEventListener("abort", onLimit, { once: true });
+  // An error no suite awaited (a rejection left floating, a throw in a timer) would end the process with
+  // resources left and no report: it errors the cases running when it came instead.
+  const stopStrays = deps.strays?.install();
   const cleanUp = () =>
     // Without the run's abort signal: an interrupted run still deletes what it made.
     ledger.drain(async (deletePath) => {
@@ -236,8 +264,10 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     await eachLimited(input.suites, config.concurrency, (suite) => runSuite(suite, undefined));
     for (const entry of input.refused) await runSuite(entry.suite, entry.reason);
   } finally {
+    signal.removeEventListener("abort", onLimit);
     cleanup = await cleanUp();
     await client.close();
+    stopStrays?.();
   }
 
   const finished: RunFinished = {

@@ -6,7 +6,9 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
+import { WaitTooLongError } from "../core/errors.ts";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
   collectSecrets,
@@ -27,9 +29,13 @@ export interface ClientOptions {
   readonly ca: string | undefined;
   readonly insecure: boolean;
   readonly connections: number;
+  /** A body above this, as received or as decoded (gzip, deflate, br), is not read further: "answer too large". */
   readonly maxResponseBytes: number;
+  /** From the answer's first byte (its headers) to its last: a body trickling in must end. */
+  readonly requestDeadlineMs: number;
   readonly maxRetries: number;
-  readonly maxRetryWaitMs: number;
+  /** The longest a `Retry-After` is waited; a longer one fails the request (WaitTooLongError). */
+  readonly maxWaitMs: number;
   readonly pacer: RatePacer;
   /** Told of a 429's `Retry-After` wait of a second or more (the pacer tells its own). */
   readonly onRetryWait?: (key: string, waitMs: number) => void;
@@ -172,10 +178,12 @@ export class HttpClient {
       this.rateLimited += 1;
       if (outgoing.retry === false || attempt >= this.#options.maxRetries || outgoing.signal?.aborted)
         return live;
-      const wait = Math.min(
-        retryAfterMs(live.headers["retry-after"], this.#clock.now()) ?? 1000,
-        this.#options.maxRetryWaitMs,
-      );
+      const wait = retryAfterMs(live.headers["retry-after"], this.#clock.now()) ?? 1000;
+      // A target asking for a day must not hold the run for a day (nor a few minutes per request).
+      if (wait > this.#options.maxWaitMs)
+        throw new WaitTooLongError(
+          `${outgoing.method} ${live.exchange.request.url} answered 429 asking to wait ${seconds(wait)} (Retry-After: ${live.headers["retry-after"]}), beyond the ${seconds(this.#options.maxWaitMs)} ceiling (--max-wait)`,
+        );
       this.retries += 1;
       if (wait >= announcedWaitMs) this.#options.onRetryWait?.(key, wait);
       await this.#clock.sleep(wait, outgoing.signal);
@@ -231,7 +239,7 @@ export class HttpClient {
         answer.headers,
         this.#options.secrets,
       );
-      const { text, bytes, truncated } = await this.readBody(answer.body, headers["content-length"]);
+      const { text, bytes, truncated } = await this.readBody(answer.body, headers);
       // Parsed whatever the label: a mislabelled answer still teaches its secrets and names what it created.
       const labelled = isJson(headers["content-type"]);
       const parsed =
@@ -262,6 +270,7 @@ export class HttpClient {
         error instanceof undiciErrors.UndiciError
           ? String((error as { code?: string }).code)
           : errorCode(error);
+      // A bound of the client (too large, too slow): its own words say which bound and how to change it.
       const exchange: Exchange = {
         id: exchangeId,
         request: recordedRequest,
@@ -307,30 +316,105 @@ export class HttpClient {
     return { text, json: parsed };
   }
 
+  /**
+   * Reads a body within the client's bounds: at most `maxResponseBytes` as received and as decoded (a gzip bomb is
+   * stopped by its decoded size), and no later than `requestDeadlineMs` after the headers came (undici's body
+   * timeout is per chunk: a byte every few seconds never trips it). Beyond a bound the body is destroyed, nothing
+   * more is read and the exchange fails (BoundHit: RESPONSE_TOO_LARGE or REQUEST_DEADLINE).
+   */
   private async readBody(
     body: Dispatcher.ResponseData["body"],
-    contentLength: string | undefined,
+    headers: Readonly<Record<string, string>>,
   ): Promise<{ text: string; bytes: number; truncated: boolean }> {
-    // Most answers declare a length within the cap: read whole at once, cheaper than iterating chunks.
-    if (contentLength !== undefined && Number(contentLength) <= this.#options.maxResponseBytes) {
-      const whole = await body.bytes();
-      const text = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength).toString("utf8");
-      return { text, bytes: whole.byteLength, truncated: false };
-    }
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    let kept = 0;
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (kept < this.#options.maxResponseBytes) {
-        const room = this.#options.maxResponseBytes - kept;
-        const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
-        chunks.push(piece);
-        kept += piece.length;
+    const cap = this.#options.maxResponseBytes;
+    const deadlineMs = this.#options.requestDeadlineMs;
+    let hit: BoundHit | undefined;
+    const timer = setTimeout(() => {
+      hit = new BoundHit(
+        "REQUEST_DEADLINE",
+        `the answer (${headers["content-type"] ?? "no content type"}) did not end within ${deadlineMs} ms of its headers (--request-deadline); reading stopped`,
+      );
+      body.destroy(hit);
+    }, deadlineMs);
+    try {
+      let raw: Buffer;
+      const declared = headers["content-length"];
+      if (declared !== undefined && Number(declared) > cap) throw tooLarge(headers, cap, Number(declared));
+      if (declared !== undefined) {
+        // Most answers declare a length within the cap: read whole at once, cheaper than iterating chunks.
+        const whole = await body.bytes();
+        raw = Buffer.from(whole.buffer, whole.byteOffset, whole.byteLength);
+      } else {
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          bytes += chunk.length;
+          if (bytes > cap) {
+            body.destroy();
+            throw tooLarge(headers, cap, undefined);
+          }
+          chunks.push(chunk);
+        }
+        raw = Buffer.concat(chunks);
       }
+      const decoded = decodedBody(raw, headers, cap);
+      return { text: decoded.toString("utf8"), bytes: raw.byteLength, truncated: false };
+    } catch (error) {
+      throw hit ?? error;
+    } finally {
+      clearTimeout(timer);
     }
-    return { text: Buffer.concat(chunks).toString("utf8"), bytes, truncated: bytes > kept };
   }
+}
+
+/** A bound of the client was hit reading an answer: the exchange fails with this code and message. */
+class BoundHit extends Error {
+  readonly code: "RESPONSE_TOO_LARGE" | "REQUEST_DEADLINE";
+  constructor(code: "RESPONSE_TOO_LARGE" | "REQUEST_DEADLINE", message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function tooLarge(headers: Readonly<Record<string, string>>, cap: number, declared: number | undefined) {
+  const size = declared === undefined ? `more than ${cap} bytes` : `${declared} bytes declared`;
+  return new BoundHit(
+    "RESPONSE_TOO_LARGE",
+    `answer too large: ${headers["content-type"] ?? "no content type"}, ${size}, above the ${cap}-byte cap (--max-response-bytes); reading stopped`,
+  );
+}
+
+/**
+ * The body as decoded by its `Content-Encoding` (conform asks for none, but a target may send one anyway), never
+ * more than `cap` bytes of it; an encoding Node does not know is kept as it came.
+ */
+function decodedBody(raw: Buffer, headers: Readonly<Record<string, string>>, cap: number): Buffer {
+  const encoding = headers["content-encoding"]?.trim().toLowerCase();
+  if (!encoding || encoding === "identity" || raw.byteLength === 0) return raw;
+  const decode =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? gunzipSync
+      : encoding === "deflate"
+        ? inflateSync
+        : encoding === "br"
+          ? brotliDecompressSync
+          : undefined;
+  if (!decode) return raw;
+  try {
+    return decode(raw, { maxOutputLength: cap });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      throw new BoundHit(
+        "RESPONSE_TOO_LARGE",
+        `answer too large: ${raw.byteLength} bytes of ${encoding} decode to more than the ${cap}-byte cap (--max-response-bytes); decoding stopped`,
+      );
+    // Not decodable as labelled: judged as the bytes that came.
+    return raw;
+  }
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
 }
 
 /** Who a request counts against at the target: a digest of its Authorization (never the token itself), or none. */

@@ -139,9 +139,10 @@ export async function cleanLeftovers(options: LeftoverOptions): Promise<Leftover
     insecure: options.insecure ?? false,
     connections: 4,
     maxResponseBytes: 32 * 1024 * 1024,
+    requestDeadlineMs: Math.max(60_000, timeoutMs),
     maxRetries: 5,
-    maxRetryWaitMs: 120_000,
-    pacer: new RatePacer({ kind: "auto" }),
+    maxWaitMs: 120_000,
+    pacer: new RatePacer({ kind: "auto" }, undefined, undefined, 120_000),
     secrets,
     matchOperation: endpointKey,
   });

@@ -6,6 +6,7 @@
  * so a person watching knows why nothing moves.
  * @module
  */
+import { WaitTooLongError } from "../core/errors.ts";
 import type { RatePolicy } from "./config.ts";
 
 interface WindowState {
@@ -51,14 +52,25 @@ export class RatePacer {
   waitedMs = 0;
   readonly #policy: RatePolicy;
   readonly #clock: PacerClock;
+  readonly #maxWaitMs: number;
 
-  constructor(policy: RatePolicy, clock: PacerClock = realPacerClock, onWait?: WaitListener) {
+  /** `maxWaitMs`: the longest wait for a spent window; a window resetting later fails the request (`--max-wait`). */
+  constructor(
+    policy: RatePolicy,
+    clock: PacerClock = realPacerClock,
+    onWait?: WaitListener,
+    maxWaitMs = Number.POSITIVE_INFINITY,
+  ) {
     this.#policy = policy;
     this.#clock = clock;
     this.#onWait = onWait;
+    this.#maxWaitMs = maxWaitMs;
   }
 
-  /** Waits until a request to `key` may go: undefined when it may go at once (no promise to await, the usual case). */
+  /**
+   * Waits until a request to `key` may go: undefined when it may go at once (no promise to await, the usual case);
+   * rejects with a WaitTooLongError when the wait would pass the ceiling. Ends early when `signal` aborts.
+   */
   acquire(key: string, signal?: AbortSignal): Promise<void> | undefined {
     let wait = 0;
     let reason: "window" | "budget" = "budget";
@@ -74,6 +86,13 @@ export class RatePacer {
       if (window.remaining <= 0 && window.resetAt - now + 50 > wait) {
         wait = window.resetAt - now + 50;
         reason = "window";
+        // A window resetting in an hour (or in 2100) must not hold the run: the request fails, saying so.
+        if (wait > this.#maxWaitMs)
+          return Promise.reject(
+            new WaitTooLongError(
+              `the rate-limit window of ${key.split("\u0000")[0]} is spent and resets in ${Math.round(wait / 1000)} s (X-RateLimit-Reset), beyond the ${Math.round(this.#maxWaitMs / 1000)} s ceiling (--max-wait)`,
+            ),
+          );
       }
       // Count the request against the window before the answer comes, so concurrent requests see it.
       window.remaining -= 1;

@@ -13,11 +13,12 @@ import type { CaseFinished, CaseStatus } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import type { CheckResult } from "../core/result.ts";
 import { type CaseContextDeps, type CaseRecorder, CaseSkipped, createCaseContext } from "./case-context.ts";
-import { CaseTally } from "./case-tally.ts";
+import { CaseTally, type KeptBodies } from "./case-tally.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { ExchangeJudge } from "./exchange-judge.ts";
 import { errorGroupPrefix, type FailureGroups } from "./failure-groups.ts";
 import { TransportError } from "./http-client.ts";
+import type { StrayErrors } from "./stray-errors.ts";
 import type { Suite, SuiteCase } from "./suite-api.ts";
 
 /** What every case of a run shares: what its context is made of (less the suite's and the case's own), and the judge. */
@@ -26,6 +27,10 @@ export interface CaseRunDeps extends Omit<CaseContextDeps, "shared" | "suiteId" 
   readonly bus: EventBus;
   /** The run's failure groups: each failed result and each errored case is assigned one. */
   readonly groups: FailureGroups;
+  /** What the reports keep of failing exchanges' bodies (per exchange and per run). */
+  readonly keptBodies?: KeptBodies;
+  /** Errors no suite awaited, caught while the suites run: a case running when one came ends errored. */
+  readonly strays?: StrayErrors;
 }
 
 /** A case's outcome, less what the scheduler adds (suite, case and tags). */
@@ -43,7 +48,11 @@ export async function runCase(
   const { bus, secrets } = deps;
   const started = performance.now();
   bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
-  const tally = new CaseTally(secrets, { groups: deps.groups, suiteId: suite.id, caseId: entry.id });
+  const tally = new CaseTally(
+    secrets,
+    { groups: deps.groups, suiteId: suite.id, caseId: entry.id },
+    deps.keptBodies,
+  );
   let exchangeCount = 0;
   let assertions = 0;
   // Passes are counted, not announced: an event for each would be most of the stream (every check on every
@@ -74,6 +83,9 @@ export async function runCase(
   const t = createCaseContext({ ...deps, shared, suiteId: suite.id, caseId: entry.id }, recorder);
   let skipReason: string | undefined;
   let error: CaseFinished["error"];
+  const strays = deps.strays;
+  const straysBefore = strays?.count ?? 0;
+  if (strays) strays.running += 1;
   try {
     await entry.run(t);
   } catch (thrown) {
@@ -82,6 +94,16 @@ export async function runCase(
     // A toolkit error carries its stable code (SUITE_REQUEST_INVALID: the suite's request broke the description).
     else if (ToolkitError.is(thrown)) error = { code: thrown.code, message: secrets.scrub(thrown.message) };
     else error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
+  } finally {
+    if (strays) strays.running -= 1;
+  }
+  const stray = strays?.since(straysBefore);
+  if (stray && !error) {
+    skipReason = undefined;
+    error = {
+      code: "SUITE_UNHANDLED_ERROR",
+      message: secrets.scrub(`an error nothing awaited came while this case ran: ${stray.message}`),
+    };
   }
   if (deps.signal.aborted) return interruptedCase(started, exchangeCount, tally, recorder.logs, error);
   // No case passes without judging: one that asserted nothing (a list too large to read, say) is skipped, saying so.

@@ -7,7 +7,7 @@
  */
 import { builtinChecks, listChecks } from "../checks/index.ts";
 import type { CheckDefinition } from "../checks/types.ts";
-import { ConfigError, NothingRanError, TargetUnreachableError } from "../core/errors.ts";
+import { ConfigError, NothingRanError, RunTimedOut, TargetUnreachableError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import { loadSpec } from "../spec/load.ts";
 import type { ApiSpec } from "../spec/types.ts";
@@ -50,7 +50,30 @@ export function selectChecks(only: readonly string[], exclude: readonly string[]
   );
 }
 
+/**
+ * The run's signal: the caller's (SIGINT, SIGTERM), and with `--max-time` a timer that aborts it with a
+ * {@link RunTimedOut} (the run then ends like an interruption, exit 2). `stop` clears the timer.
+ */
+export function runSignal(
+  signal: AbortSignal,
+  maxTimeMs: number | undefined,
+): { signal: AbortSignal; stop: () => void } {
+  if (maxTimeMs === undefined) return { signal, stop: () => {} };
+  const limit = new AbortController();
+  const timer = setTimeout(() => limit.abort(new RunTimedOut(maxTimeMs)), maxTimeMs);
+  return { signal: AbortSignal.any([signal, limit.signal]), stop: () => clearTimeout(timer) };
+}
+
 export async function runConformance(config: RunConfig, options: RunOptions): Promise<RunFinished> {
+  const limited = runSignal(options.signal, config.maxTimeMs);
+  try {
+    return await runLimited(config, { ...options, signal: limited.signal });
+  } finally {
+    limited.stop();
+  }
+}
+
+async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFinished> {
   const checks = selectChecks(config.checks, config.excludeChecks);
   const spec = await loadSpec(config.specPath);
   const discovered = await discoverSuites(config.suitePaths);
@@ -69,7 +92,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
         `every selected suite was refused: ${selection.refused.map((entry) => `${entry.suite.id}: ${entry.reason}`).join("; ")}`,
       );
     }
-    const warnings = await checkTarget(target, spec, config);
+    const warnings = await checkTarget(target, spec, config, options.signal);
     const bus = new EventBus();
     for (const listener of options.listeners) bus.subscribe(listener);
     const finished = await runEngine({
@@ -110,11 +133,14 @@ async function checkTarget(
   },
   spec: ApiSpec,
   config: RunConfig,
+  signal: AbortSignal,
 ): Promise<string[]> {
   const { Agent, request } = await import("undici");
   const agent = new Agent({
     connect: { ca: target.ca, rejectUnauthorized: !config.insecure, timeout: config.timeoutMs },
   });
+  // Ctrl-C, SIGTERM and --max-time end these requests too; so does the per-request bound (headers, then body).
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(config.timeoutMs + config.requestDeadlineMs)]);
   const get = async (url: string, token?: string) => {
     try {
       const answer = await request(url, {
@@ -123,14 +149,17 @@ async function checkTarget(
         headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
+        signal: bounded,
       });
       const type = answer.headers["content-type"];
       return {
         status: answer.statusCode,
         contentType: Array.isArray(type) ? type[0] : type,
-        text: await answer.body.text(),
+        text: await cappedText(answer.body, config.maxResponseBytes),
       };
     } catch (error) {
+      // An interruption (or the run's time limit) is not the target's fault: the run ends with its code.
+      if (signal.aborted) throw signal.reason;
       throw new TargetUnreachableError(`target ${target.baseUrl} is unreachable: ${transportReason(error)}`, {
         cause: error,
       });
@@ -145,4 +174,22 @@ async function checkTarget(
   } finally {
     await agent.close();
   }
+}
+
+/** At most `cap` bytes of a body as text (the start-up check needs a glimpse, never a huge answer whole). */
+async function cappedText(
+  body: AsyncIterable<Buffer> & { destroy(): unknown },
+  cap: number,
+): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk.subarray(0, cap - kept));
+    kept += Math.min(chunk.length, cap - kept);
+    if (kept >= cap) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

@@ -110,7 +110,8 @@ function client(overrides: Partial<ConstructorParameters<typeof HttpClient>[0]> 
     connections: 4,
     maxResponseBytes: 1024,
     maxRetries: 3,
-    maxRetryWaitMs: 50,
+    maxWaitMs: 50,
+    requestDeadlineMs: 5000,
     pacer: new RatePacer({ kind: "auto" }),
     secrets: new SecretValues(),
     matchOperation: () => undefined,
@@ -143,18 +144,17 @@ describe("runner HTTP client", () => {
   });
 
   it.each([
-    ["declared length, above the cap", "/big", JSON.stringify({ data: "x".repeat(5000) })],
-    ["no declared length, above the cap", "/chunked/2000", JSON.stringify({ data: "é".repeat(2000) })],
-  ])("cuts a body above the cap and says so, without parsing it (%s)", async (_name, path, whole) => {
+    ["declared length, above the cap", "/big"],
+    ["no declared length, above the cap", "/chunked/2000"],
+  ])("fails a body above the cap as too large, recording why (%s)", async (_name, path) => {
     const http = client();
-    const answer = await http.send({ method: "GET", url: `${origin}${path}` });
-    expect(answer.exchange.response).toMatchObject({
-      truncated: true,
-      bytes: Buffer.byteLength(whole),
-      json: undefined,
-    });
-    expect(Buffer.byteLength(answer.exchange.response?.text ?? "")).toBeLessThanOrEqual(1024 + 3);
-    expect(whole.startsWith((answer.exchange.response?.text ?? "").replace(/\uFFFD$/, ""))).toBe(true);
+    const seen: Exchange[] = [];
+    const error = await http
+      .send({ method: "GET", url: `${origin}${path}` }, (e) => seen.push(e))
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error.code).toBe("RESPONSE_TOO_LARGE");
+    expect(seen[0]?.error?.message).toMatch(/^answer too large: .*1024-byte cap \(--max-response-bytes\)/);
     await http.close();
   });
 
@@ -216,13 +216,12 @@ describe("runner HTTP client", () => {
   it.each([
     ["JSON labelled text/plain", "json-as-text", [issuedToken, issuedSecret]],
     ["a token list labelled text/plain", "token-list-as-text", [issuedToken]],
-    ["JSON cut by the size cap in the middle of a token", "cut-json", [issuedToken.slice(0, 15)]],
     ["YAML-like text", "yaml-as-text", [issuedToken, issuedSecret]],
     ["a form labelled text/html", "form-as-html", [issuedToken]],
     ["JSON nested 10,000 deep (no recursion to overflow)", "deep-json", [issuedToken]],
   ])("records %s without its secrets, learning them at once", async (_what, name, issued) => {
     const secrets = new SecretValues();
-    const http = client({ secrets, maxResponseBytes: name === "cut-json" ? 1024 : 1_000_000 });
+    const http = client({ secrets, maxResponseBytes: 1_000_000 });
     const answer = await http.send({ method: "GET", url: `${origin}/hostile/${name}` });
     expect(answer.exchange.error).toBeUndefined();
     const recorded = JSON.stringify(answer.exchange);
@@ -237,6 +236,16 @@ describe("runner HTTP client", () => {
       expect(answer.parsed).toMatchObject({ id: 5, token: issuedToken });
       expect(answer.exchange.response?.json).toBeUndefined();
     }
+    await http.close();
+  });
+
+  it("JSON cut by the size cap in the middle of a token: the answer fails too large and none of its body is recorded", async () => {
+    const http = client({ maxResponseBytes: 1024 });
+    const sent = http.send({ method: "GET", url: `${origin}/hostile/cut-json` });
+    await expect(sent).rejects.toMatchObject({ code: "RESPONSE_TOO_LARGE" });
+    const error = await sent.catch((thrown: TransportError) => thrown);
+    expect(error.exchange.response).toBeUndefined();
+    expect(JSON.stringify(error.exchange)).not.toContain(issuedToken.slice(0, 12));
     await http.close();
   });
 

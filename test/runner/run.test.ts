@@ -273,3 +273,28 @@ describe("reference server leftovers", () => {
     expect(readdirSync(fixtures).length).toBeGreaterThan(0);
   });
 });
+
+describe("the start-up check of a target that never answers", () => {
+  const silent = createServer(() => {});
+  let baseUrl = "";
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v4`;
+  });
+  afterAll(async () => {
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it("ends at Ctrl-C with the interruption, not a minute later as unreachable", async () => {
+    const controller = new AbortController();
+    const running = run({ baseUrl, suites: ["catalogue"], timeoutMs: 60_000 }, controller);
+    setTimeout(() => controller.abort(new RunInterrupted("SIGINT")), 200);
+    await expect(running).rejects.toBeInstanceOf(RunInterrupted);
+  });
+
+  it("ends at --max-time with the time limit", async () => {
+    const running = run({ baseUrl, suites: ["catalogue"], timeoutMs: 60_000, maxTimeMs: 200 });
+    await expect(running).rejects.toMatchObject({ code: "RUN_TIME_LIMIT" });
+  });
+});

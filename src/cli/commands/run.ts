@@ -4,10 +4,12 @@
  * @module
  */
 import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { ConfigError } from "../../core/errors.ts";
+import { ConfigError, RunInterrupted, RunTimedOut } from "../../core/errors.ts";
 import type { RunFinished } from "../../core/events.ts";
+import { ExitCode } from "../../core/exit-codes.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
 import { LabelMaker } from "../../runner/labels.ts";
@@ -20,7 +22,13 @@ import { handleInterruptions } from "../interruption.ts";
 import { checkNumbers, listOption, newRunId, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
-const groups = { target: "Target:", selection: "Selection:", behaviour: "Run:", output: "Reports:" };
+const groups = {
+  target: "Target:",
+  selection: "Selection:",
+  behaviour: "Run:",
+  bounds: "Bounds:",
+  output: "Reports:",
+};
 
 /** Every option of `conform run` and its checks, without examples: `conform fuzz` reuses them. */
 export function runOptions(yargs: Argv) {
@@ -137,6 +145,44 @@ export function runOptions(yargs: Argv) {
       group: groups.behaviour,
       describe: "Stop starting cases after this many failures (0: never)",
     })
+    .option("max-response-bytes", {
+      type: "number",
+      default: runConfigDefaults.maxResponseBytes,
+      group: groups.bounds,
+      describe:
+        'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
+    })
+    .option("request-deadline", {
+      type: "number",
+      default: runConfigDefaults.requestDeadlineMs,
+      group: groups.bounds,
+      describe: "Per request, from the answer's headers to its last byte, in ms (a trickling body ends)",
+    })
+    .option("max-wait", {
+      type: "number",
+      default: runConfigDefaults.maxWaitMs,
+      group: groups.bounds,
+      describe:
+        "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
+    })
+    .option("max-time", {
+      type: "number",
+      group: groups.bounds,
+      describe:
+        "The whole run's time limit, in ms (default: none); reaching it ends the run like Ctrl-C (cleanup, reports), exit 2",
+    })
+    .option("kept-body-bytes", {
+      type: "number",
+      default: runConfigDefaults.keptBodyBytes,
+      group: groups.bounds,
+      describe: "Body kept with each failing exchange in the reports (the rest is cut, saying so)",
+    })
+    .option("kept-report-bytes", {
+      type: "number",
+      default: runConfigDefaults.keptReportBytes,
+      group: groups.bounds,
+      describe: "Bodies kept over all failing exchanges of a run; past it, failing exchanges keep no body",
+    })
     .option("report-dir", {
       type: "string",
       default: runConfigDefaults.reportDir,
@@ -179,7 +225,24 @@ export function runOptions(yargs: Argv) {
         args["base-url"],
       );
       if (listenProblem) throw new ConfigError(listenProblem);
-      return checkNumbers(args, ["seed", "concurrency", "timeout", "max-failures"]);
+      if (args.token !== undefined && String(args.token).trim() === "")
+        throw new ConfigError("--token is empty: give the target's token, or leave --token out");
+      for (const option of ["base-url", "auth-url"] as const) {
+        const problem = credentialsProblem(option, args[option]);
+        if (problem) throw new ConfigError(problem);
+      }
+      return checkNumbers(args, [
+        "seed",
+        "concurrency",
+        "timeout",
+        "max-failures",
+        "max-response-bytes",
+        "request-deadline",
+        "max-wait",
+        "max-time",
+        "kept-body-bytes",
+        "kept-report-bytes",
+      ]);
     });
 }
 
@@ -203,7 +266,12 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     token = env[tokenEnv];
     if (!token) throw new ConfigError(`--token-env ${tokenEnv}: that environment variable is empty or unset`);
   }
-  token ??= args["base-url"] !== undefined ? env.CONFORM_TOKEN || undefined : undefined;
+  if (token === undefined && args["base-url"] !== undefined && env.CONFORM_TOKEN !== undefined) {
+    // Set but empty (an unset CI secret): running unauthenticated would blame the target for the toolkit's mistake.
+    if (env.CONFORM_TOKEN.trim() === "")
+      throw new ConfigError("CONFORM_TOKEN is set but empty: give the target's token, or unset it");
+    token = env.CONFORM_TOKEN;
+  }
   const suiteOptions = (args as { "suite-options"?: unknown })["suite-options"];
   return {
     ...runConfigDefaults,
@@ -227,6 +295,12 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
+    maxResponseBytes: args["max-response-bytes"],
+    requestDeadlineMs: args["request-deadline"],
+    maxWaitMs: args["max-wait"],
+    maxTimeMs: args["max-time"],
+    keptBodyBytes: args["kept-body-bytes"],
+    keptReportBytes: args["kept-report-bytes"],
     suiteOptions: withListenFlags(
       typeof suiteOptions === "object" && suiteOptions !== null
         ? (suiteOptions as Record<string, unknown>)
@@ -235,6 +309,22 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
       args["listen-command"],
     ),
   };
+}
+
+/**
+ * Credentials in a URL option (`https://user:pass@host/v4`) would be printed and written to every report: refused,
+ * without repeating them. Undefined when the URL holds none (or is not a URL: the target check says that).
+ */
+export function credentialsProblem(option: string, value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.username === "" && url.password === "") return undefined;
+  return `--${option} holds credentials (user:password@): refused, they would be printed and written to every report; give the target's token with --token-env`;
 }
 
 /** NO_COLOR (https://no-color.org) turns colour off, FORCE_COLOR on; otherwise colour follows the terminal. */
@@ -263,6 +353,8 @@ export async function runWithReporters(
     ci: Boolean(process.env.CI),
     ...colorFromEnv(process.env),
   });
+  // Before the run, not after it: a run whose reports cannot be written is lost work.
+  if (reporters.files.length > 0) await ensureWritable(outputDir);
   const controller = new AbortController();
   const ledger = new CleanupLedger();
   const stopHandling = handleInterruptions({
@@ -286,7 +378,15 @@ export async function runWithReporters(
       ledger,
       toolVersion,
       ...(hooks ? { hooks } : {}),
+    }).catch((error: unknown) => {
+      // Interrupted (or out of time) before the suites started, e.g. waiting for the target's first answer.
+      if (error instanceof RunInterrupted || error instanceof RunTimedOut) return error;
+      throw error;
     });
+    if (finished instanceof RunInterrupted || finished instanceof RunTimedOut) {
+      process.stderr.write(`conform: ${finished.message} before the suites started\n`);
+      return finished instanceof RunInterrupted ? finished.exitCode : ExitCode.toolkitError;
+    }
     return finished.exitCode;
   } finally {
     try {
@@ -298,6 +398,20 @@ export async function runWithReporters(
       // Only now: a second signal while the reports are written still quits at once with what it can write.
       stopHandling();
     }
+  }
+}
+
+/** Creates the run's report directory (owner only) and proves a file can be written there; ConfigError (exit 2) if not. */
+export async function ensureWritable(outputDir: string): Promise<void> {
+  const probe = join(outputDir, `.writable.${process.pid}.tmp`);
+  try {
+    await mkdir(outputDir, { recursive: true, mode: 0o700 });
+    await writeFile(probe, "", { mode: 0o600 });
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new ConfigError(
+      `--report-dir: ${outputDir} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a writable --report-dir`,
+    );
   }
 }
 
