@@ -9,17 +9,25 @@ import { ConfigError } from "../../core/errors.ts";
 import type { RunFinished } from "../../core/events.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
+import { readBaseline, readDurations } from "../../runner/earlier-report.ts";
 import { LabelMaker } from "../../runner/labels.ts";
 import { CleanupLedger } from "../../runner/ledger.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { type RunOptions, runConformance } from "../../runner/run.ts";
+import { parseShard } from "../../runner/shard.ts";
 import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { handleInterruptions } from "../interruption.ts";
 import { checkNumbers, listOption, newRunId, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
-const groups = { target: "Target:", selection: "Selection:", behaviour: "Run:", output: "Reports:" };
+const groups = {
+  target: "Target:",
+  selection: "Selection:",
+  behaviour: "Run:",
+  output: "Reports:",
+  ci: "CI:",
+};
 
 /** Every option of `conform run` and its checks, without examples: `conform fuzz` reuses them. */
 export function runOptions(yargs: Argv) {
@@ -161,6 +169,23 @@ export function runOptions(yargs: Argv) {
       describe:
         "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
     })
+    .option("shard", {
+      type: "string",
+      group: groups.ci,
+      describe:
+        "Run shard i of n of the selected suites (e.g. 1/4): the same split on every machine; merge with `conform merge-reports`",
+    })
+    .option("durations", {
+      type: "string",
+      group: groups.ci,
+      describe: "An earlier report.json whose suite durations balance the shards (default: by case count)",
+    })
+    .option("baseline", {
+      type: "string",
+      group: groups.ci,
+      describe:
+        "An earlier report.json of known failures: its failure groups do not fail the exit code, new ones do, and those gone are reported fixed",
+    })
     .option("suite-options", {
       type: "string",
       hidden: true,
@@ -178,6 +203,9 @@ export function runOptions(yargs: Argv) {
         args["base-url"],
       );
       if (listenProblem) throw new ConfigError(listenProblem);
+      if (args.shard !== undefined) parseShard(String(args.shard));
+      if (args.durations !== undefined && args.shard === undefined)
+        throw new ConfigError("--durations balances shards: give it with --shard i/n");
       return checkNumbers(args, ["seed", "concurrency", "timeout", "max-failures"]);
     });
 }
@@ -226,6 +254,9 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
+    shard: args.shard === undefined ? undefined : parseShard(String(args.shard)),
+    durations: args.durations === undefined ? undefined : readDurations(args.durations),
+    baseline: args.baseline === undefined ? undefined : readBaseline(args.baseline),
     suiteOptions: withListenFlags(
       typeof suiteOptions === "object" && suiteOptions !== null
         ? (suiteOptions as Record<string, unknown>)
