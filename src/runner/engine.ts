@@ -141,7 +141,13 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     maxResponseBytes: config.maxResponseBytes,
     maxRetries: config.maxRetries,
     maxRetryWaitMs: config.maxRetryWaitMs,
-    pacer: new RatePacer(config.rate, undefined, (key, waitMs, reason) => announceWait(key, waitMs, reason)),
+    // Shards share the token's limits with the other shards' processes: each paces to its part of a window.
+    pacer: new RatePacer(
+      config.rate,
+      undefined,
+      (key, waitMs, reason) => announceWait(key, waitMs, reason),
+      config.shard?.count ?? 1,
+    ),
     onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
     secrets,
     matchOperation: operationMatcher(spec, target),
