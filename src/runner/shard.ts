@@ -40,7 +40,8 @@ export function suiteWeights(
   return new Map(
     suites.map((suite) => {
       const earlier = durations?.get(suite.id);
-      return [suite.id, earlier ? earlier.durationMs : Math.max(1, suite.cases.length) * perCase];
+      // At least 1 ms: suites that took no time (all skipped) still spread over the shards.
+      return [suite.id, Math.max(1, earlier ? earlier.durationMs : Math.max(1, suite.cases.length) * perCase)];
     }),
   );
 }
