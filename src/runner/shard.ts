@@ -41,7 +41,10 @@ export function suiteWeights(
     suites.map((suite) => {
       const earlier = durations?.get(suite.id);
       // At least 1 ms: suites that took no time (all skipped) still spread over the shards.
-      return [suite.id, Math.max(1, earlier ? earlier.durationMs : Math.max(1, suite.cases.length) * perCase)];
+      return [
+        suite.id,
+        Math.max(1, earlier ? earlier.durationMs : Math.max(1, suite.cases.length) * perCase),
+      ];
     }),
   );
 }
