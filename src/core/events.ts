@@ -31,6 +31,15 @@ export interface PlannedSuite {
   readonly cases: number;
 }
 
+/** What a run selected (the options that decide its suites and checks): shards of one run must agree on it. */
+export interface RunSelection {
+  readonly suites: readonly string[];
+  readonly tags: readonly string[];
+  readonly excludeTags: readonly string[];
+  readonly checks: readonly string[];
+  readonly excludeChecks: readonly string[];
+}
+
 export interface RunStarted {
   readonly type: "run-started";
   readonly runId: string;
@@ -45,6 +54,11 @@ export interface RunStarted {
   /** What every label of a resource this run creates starts with (`conform-<last six of the run id>`). */
   readonly labelPrefix: string;
   readonly suites: readonly PlannedSuite[];
+  /** The selection options, and the shard (`--shard i/n`) this run is; merged runs list the shards they hold. */
+  readonly selection?: RunSelection;
+  readonly shard?: { readonly index: number; readonly count: number };
+  /** A merged run (`conform merge-reports`): the shards' run ids and shard indexes it was made from. */
+  readonly mergedFrom?: readonly { readonly runId: string; readonly shard: number | null }[];
   readonly toolVersion: string;
   readonly nodeVersion: string;
 }
@@ -157,6 +171,27 @@ export interface OperationCoverage {
   readonly statuses: readonly number[];
 }
 
+/** A failure group of a baseline report: enough to name it when it is fixed. */
+export interface BaselineGroup {
+  readonly id: string;
+  readonly checkId: string;
+  readonly shape: string;
+  readonly example: string;
+  /** The suites of its first cases (a group is only called fixed when the run ran them). */
+  readonly suites: readonly string[];
+}
+
+/**
+ * The run's failure groups against a baseline (`--baseline report.json`): known groups do not fail the exit code,
+ * new ones do; fixed are the baseline's groups that no longer fail in suites this run ran.
+ */
+export interface BaselineComparison {
+  readonly source: string;
+  readonly known: readonly string[];
+  readonly new: readonly string[];
+  readonly fixed: readonly BaselineGroup[];
+}
+
 export interface RunFinished {
   readonly type: "run-finished";
   readonly runId: string;
@@ -172,6 +207,8 @@ export interface RunFinished {
   readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] };
   /** The run's failure groups, largest first. */
   readonly groups: readonly FailureGroup[];
+  /** With `--baseline`: which groups are known, new and fixed (the exit code fails on new ones only). */
+  readonly baseline?: BaselineComparison;
   readonly exitCode: number;
 }
 

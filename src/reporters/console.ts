@@ -224,6 +224,30 @@ export function createConsoleReporter(
       if (groups.length > summaryGroups)
         print(paint("gray", `  … and ${groups.length - summaryGroups} more`));
     }
+    const baseline = record.finished?.baseline;
+    if (baseline) {
+      print("");
+      print(
+        paint(
+          "bold",
+          `baseline ${terminalSafe(baseline.source, true)}: ${baseline.new.length} new, ${baseline.known.length} known, ${baseline.fixed.length} fixed`,
+        ),
+      );
+      const byId = new Map(groups.map((group) => [group.id, group]));
+      for (const id of baseline.new) {
+        const group = byId.get(id);
+        if (group)
+          print(
+            `  ${paint("red", "new")} ${terminalSafe(group.checkId, true)}: ${terminalSafe(group.shape, true)} [${id}]`,
+          );
+      }
+      for (const group of baseline.fixed)
+        print(
+          `  ${paint("green", "fixed")} ${terminalSafe(group.checkId, true)}: ${terminalSafe(group.shape, true)} [${group.id}]`,
+        );
+      if (baseline.new.length === 0 && baseline.known.length > 0)
+        print(paint("gray", "  only known failures: the exit code does not fail"));
+    }
     const interrupted = record.allCases().filter((one) => one.status === "interrupted");
     const open = record.openCases;
     if (interrupted.length + open.length > 0) print("");

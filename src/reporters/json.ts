@@ -6,7 +6,13 @@
  * histogram. Passing exchanges are only counted. The file is written in chunks, one case a line.
  * @module
  */
-import type { CaseFinished, FailureGroup, RunStarted } from "../core/events.ts";
+import type {
+  BaselineComparison,
+  CaseFinished,
+  FailureGroup,
+  RunSelection,
+  RunStarted,
+} from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
@@ -21,7 +27,7 @@ import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.0.0";
+export const reportSchemaVersion = "2.1.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -148,6 +154,14 @@ export interface JsonReport {
   }[];
   /** The failure groups, largest first. */
   readonly groups: readonly FailureGroup[];
+  /** The options that selected the suites and checks (shards of one run agree on it; merge-reports checks). */
+  readonly selection: RunSelection | null;
+  /** `--shard i/n`: which shard of the selection this run is. */
+  readonly shard: { readonly index: number; readonly count: number } | null;
+  /** A merged run: the shards it was made from. */
+  readonly mergedFrom: readonly { readonly runId: string; readonly shard: number | null }[] | null;
+  /** `--baseline`: the groups known, new and fixed against it. */
+  readonly baseline: BaselineComparison | null;
   readonly suites: readonly JsonSuite[];
 }
 
@@ -296,6 +310,10 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
       caseId: open.caseId,
       title: open.title,
     })),
+    selection: started.selection ?? null,
+    shard: started.shard ?? null,
+    mergedFrom: started.mergedFrom ?? null,
+    baseline: finished?.baseline ?? null,
     groups: record.groups().map((group) => ({
       ...group,
       firstCases: group.firstCases.map((one) => ({ suiteId: one.suiteId, caseId: one.caseId })),

@@ -70,6 +70,23 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
     if (groups.length > maxGroups)
       lines.push(`- … and ${groups.length - maxGroups} more groups: see the HTML or JSON report`);
   }
+  const baseline = record.finished?.baseline;
+  if (baseline) {
+    const known = new Set(baseline.known);
+    lines.push(
+      "",
+      `**Against the baseline** ${codeSpan(baseline.source)}: ${baseline.new.length} new, ${baseline.known.length} known, ${baseline.fixed.length} fixed${baseline.new.length === 0 && baseline.known.length > 0 ? " (only known failures: the exit code does not fail)" : ""}`,
+      "",
+    );
+    for (const group of groups.filter((one) => !known.has(one.id)))
+      lines.push(
+        `- 🆕 new: ${codeSpan(group.checkId)}: ${codeSpan(group.shape)} · group ${codeSpan(group.id)}`,
+      );
+    for (const group of baseline.fixed)
+      lines.push(
+        `- ✅ fixed: ${codeSpan(group.checkId)}: ${codeSpan(group.shape)} · group ${codeSpan(group.id)}`,
+      );
+  }
   const ungrouped = failures.filter(
     (event) =>
       !event.errorGroup &&

@@ -2,6 +2,8 @@
  * Everything a run needs, as the CLI and a config file give it, with frozen defaults.
  * @module
  */
+import type { Baseline, SuiteDuration } from "./earlier-report.ts";
+import type { Shard } from "./shard.ts";
 import type { PropertyReplay } from "./suite-api.ts";
 
 export type RatePolicy = { readonly kind: "auto" } | { readonly kind: "fixed"; readonly perSecond: number };
@@ -60,6 +62,12 @@ export interface RunConfig {
   readonly suiteOptions: Readonly<Record<string, unknown>>;
   /** Named faults to enable in the embedded reference server (the fault matrix; ignored for other targets). */
   readonly faults: readonly string[];
+  /** Run only this shard of the selected suites (`--shard i/n`). */
+  readonly shard: Shard | undefined;
+  /** Suite durations of an earlier report, to balance shards (`--durations`); undefined: by case count. */
+  readonly durations: ReadonlyMap<string, SuiteDuration> | undefined;
+  /** Known failure groups (`--baseline`): they do not fail the exit code. */
+  readonly baseline: Baseline | undefined;
 }
 
 export const runConfigDefaults = Object.freeze({
@@ -95,6 +103,9 @@ export const runConfigDefaults = Object.freeze({
   replayProperty: undefined,
   suiteOptions: {},
   faults: [],
+  shard: undefined,
+  durations: undefined,
+  baseline: undefined,
 } satisfies RunConfig);
 
 /** Parses `auto`, `N/s` or `N/m` (`--rate-limit`); undefined when the text is not one of them. */

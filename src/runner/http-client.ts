@@ -170,10 +170,16 @@ export class HttpClient {
     // must not hold another token's requests.
     const key = `${operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`}\u0000${callerOf(outgoing)}`;
     for (let attempt = 0; ; attempt += 1) {
-      const paced = outgoing.pace === false ? undefined : this.#options.pacer.acquire(key, outgoing.signal);
-      if (paced) await paced;
-      const live = await this.attempt(outgoing, operationId, attempt, observe);
-      this.#options.pacer.observe(key, live.headers);
+      const pacing = outgoing.pace !== false;
+      const paced = pacing ? this.#options.pacer.acquire(key, outgoing.signal) : undefined;
+      let live: LiveResponse;
+      try {
+        if (paced) await paced;
+        live = await this.attempt(outgoing, operationId, attempt, observe);
+        this.#options.pacer.observe(key, live.headers);
+      } finally {
+        if (pacing) this.#options.pacer.settle(key);
+      }
       if (live.status !== 429) return live;
       this.rateLimited += 1;
       if (outgoing.retry === false || attempt >= this.#options.maxRetries || outgoing.signal?.aborted)

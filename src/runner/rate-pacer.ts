@@ -4,6 +4,11 @@
  * is spent, holds the next requests of that window until it resets. Windows are keyed by operation, as targets
  * apply dedicated limits per kind of endpoint. A wait of a second or more is announced (`onWait`) once per window,
  * so a person watching knows why nothing moves.
+ *
+ * Shards (`--shard i/n`) sharing one token run in `n` processes that each see the target's shared remaining count,
+ * not each other's requests. With `share` n, a process counts its own part of a window only: `floor(remaining / n)`
+ * of what the target says remains, less its requests of that caller still in flight (sent after the target counted,
+ * or not yet answered), so the shards together stay within the window without talking to each other.
  * @module
  */
 import { WaitTooLongError } from "../core/errors.ts";
@@ -13,6 +18,8 @@ interface WindowState {
   remaining: number;
   /** Epoch ms. */
   resetAt: number;
+  /** `X-RateLimit-Limit`, when given: windows of one caller with the same limit and reset are one rule. */
+  limit?: number;
 }
 
 export interface PacerClock {
@@ -53,18 +60,26 @@ export class RatePacer {
   readonly #policy: RatePolicy;
   readonly #clock: PacerClock;
   readonly #maxWaitMs: number;
+  readonly #share: number;
+  /** Requests acquired and not yet settled, per caller (the part of the key after NUL), for `share` > 1. */
+  readonly #inFlight = new Map<string, number>();
 
-  /** `maxWaitMs`: the longest wait for a spent window; a window resetting later fails the request (`--max-wait`). */
+  /**
+   * `maxWaitMs`: the longest wait for a spent window; a window resetting later fails the request (`--max-wait`).
+   * `share`: how many processes (shards) share the target's limits for the same token (default 1).
+   */
   constructor(
     policy: RatePolicy,
     clock: PacerClock = realPacerClock,
     onWait?: WaitListener,
     maxWaitMs = Number.POSITIVE_INFINITY,
+    share = 1,
   ) {
     this.#policy = policy;
     this.#clock = clock;
     this.#onWait = onWait;
     this.#maxWaitMs = maxWaitMs;
+    this.#share = Math.max(1, Math.floor(share));
   }
 
   /**
@@ -72,6 +87,7 @@ export class RatePacer {
    * rejects with a WaitTooLongError when the wait would pass the ceiling. Ends early when `signal` aborts.
    */
   acquire(key: string, signal?: AbortSignal): Promise<void> | undefined {
+    if (this.#share > 1) this.#inFlight.set(callerOf(key), (this.#inFlight.get(callerOf(key)) ?? 0) + 1);
     let wait = 0;
     let reason: "window" | "budget" = "budget";
     const now = this.#clock.now();
@@ -96,6 +112,9 @@ export class RatePacer {
       }
       // Count the request against the window before the answer comes, so concurrent requests see it.
       window.remaining -= 1;
+      if (this.#share > 1 && window.limit !== undefined)
+        for (const [other, state] of this.#windows)
+          if (other !== key && this.#sameRule(other, state, key, window)) state.remaining -= 1;
     }
     if (wait <= 0) return undefined;
     this.waitedMs += wait;
@@ -116,6 +135,45 @@ export class RatePacer {
     const remaining = Number(headers["x-ratelimit-remaining"]);
     const reset = Number(headers["x-ratelimit-reset"]);
     if (!Number.isInteger(remaining) || !Number.isInteger(reset)) return;
-    this.#windows.set(key, { remaining, resetAt: reset * 1000 });
+    if (this.#share <= 1) {
+      this.#windows.set(key, { remaining, resetAt: reset * 1000 });
+      return;
+    }
+    const caller = callerOf(key);
+    const own = Math.floor(remaining / this.#share) - Math.max(0, (this.#inFlight.get(caller) ?? 0) - 1);
+    const limit = Number(headers["x-ratelimit-limit"]);
+    const window: WindowState = { remaining: own, resetAt: reset * 1000 };
+    if (Number.isInteger(limit)) window.limit = limit;
+    this.#windows.set(key, window);
+    // A target limits a kind of endpoint, not one operation: this caller's windows with the same limit and reset
+    // are the same rule, and learn what it has left (the other shards spend it too).
+    if (window.limit === undefined) return;
+    for (const [other, state] of this.#windows)
+      if (other !== key && this.#sameRule(other, state, key, window))
+        state.remaining = Math.min(state.remaining, own);
   }
+
+  #sameRule(key: string, state: WindowState, otherKey: string, other: WindowState): boolean {
+    return (
+      state.limit !== undefined &&
+      state.limit === other.limit &&
+      state.resetAt === other.resetAt &&
+      callerOf(key) === callerOf(otherKey)
+    );
+  }
+
+  /** A request `acquire` let through has its answer (or failed): it no longer counts as in flight. */
+  settle(key: string): void {
+    if (this.#share <= 1) return;
+    const caller = callerOf(key);
+    const left = (this.#inFlight.get(caller) ?? 0) - 1;
+    if (left > 0) this.#inFlight.set(caller, left);
+    else this.#inFlight.delete(caller);
+  }
+}
+
+/** The caller part of a pacing key (`<operation>\u0000<caller>`): the token's limits span its operations. */
+function callerOf(key: string): string {
+  const at = key.indexOf("\u0000");
+  return at < 0 ? "" : key.slice(at + 1);
 }

@@ -18,6 +18,7 @@ import { EventBus, type RunListener } from "./event-bus.ts";
 import type { CleanupLedger } from "./ledger.ts";
 import { checkToken, preflight } from "./preflight.ts";
 import { selectSuites } from "./selection.ts";
+import { assignShards, suiteWeights } from "./shard.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
 import { transportReason } from "./tls-advice.ts";
@@ -80,9 +81,12 @@ async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFi
   const started = await startTarget(config, spec);
   try {
     const { target } = started;
-    const selection = selectSuites(
-      discovered.map((entry) => entry.suite),
-      { ...config, embedded: target.embedded },
+    const selection = shardOf(
+      selectSuites(
+        discovered.map((entry) => entry.suite),
+        { ...config, embedded: target.embedded },
+      ),
+      config,
     );
     if (selection.selected.length === 0 && selection.refused.length === 0) {
       throw new NothingRanError("no suite matches the selection (--suite, --tag, --exclude-tag)");
@@ -115,6 +119,30 @@ async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFi
   } finally {
     await started.close();
   }
+}
+
+/**
+ * The selection cut to this run's shard (`--shard i/n`): the split is over the selected and refused suites together,
+ * so a refused suite is reported by one shard only. A shard left with no suite is exit 2, saying so.
+ */
+function shardOf(
+  selection: ReturnType<typeof selectSuites>,
+  config: RunConfig,
+): ReturnType<typeof selectSuites> {
+  const { shard } = config;
+  if (!shard) return selection;
+  const all = [...selection.selected, ...selection.refused.map((entry) => entry.suite)];
+  const assigned = assignShards(all, shard.count, suiteWeights(all, config.durations));
+  const mine = (id: string) => assigned.get(id) === shard.index;
+  const cut = {
+    selected: selection.selected.filter((suite) => mine(suite.id)),
+    refused: selection.refused.filter((entry) => mine(entry.suite.id)),
+  };
+  if (all.length > 0 && cut.selected.length === 0 && cut.refused.length === 0)
+    throw new NothingRanError(
+      `shard ${shard.index}/${shard.count} holds no suite: the selection has ${all.length} (use fewer shards)`,
+    );
+  return cut;
 }
 
 /**

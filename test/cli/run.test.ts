@@ -62,6 +62,14 @@ describe("conform run", () => {
     [["run", "--reporter", "pdf"], /unknown reporter pdf/],
     [["run", "--base-url", "http://127.0.0.1:9/v4", "--reporter", "json"], /unreachable/],
     [["run", "--config", "/nonexistent/conform.yaml"], /cannot be read/],
+    [["run", "--shard", "3/2"], /--shard 3\/2: give i\/n/],
+    [["run", "--shard", "half"], /--shard half: give i\/n/],
+    [["run", "--durations", "report.json"], /--durations balances shards: give it with --shard/],
+    [
+      ["run", "--baseline", "/nonexistent/report.json"],
+      /--baseline \/nonexistent\/report.json: not a readable/,
+    ],
+    [["run", "--suite", "catalogue", "--shard", "2/2", "--reporter", "json"], /shard 2\/2 holds no suite/],
   ])("exits 2 for %j with a clear message", async (args, message) => {
     const reportDir = mkdtempSync(join(tmpdir(), "conform-run-"));
     const result = await cli([...args, "--report-dir", reportDir]);

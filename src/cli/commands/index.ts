@@ -1,7 +1,9 @@
 import type { CommandModule } from "yargs";
 import { cleanupCommand } from "./cleanup.ts";
+import { diffCommand } from "./diff.ts";
 import { faultsCommand } from "./faults.ts";
 import { fuzzCommand } from "./fuzz.ts";
+import { mergeReportsCommand } from "./merge-reports.ts";
 import { runCommand } from "./run.ts";
 import { serveCommand } from "./serve.ts";
 import { specCommand } from "./spec.ts";
@@ -15,4 +17,6 @@ export const commands: CommandModule<any, any>[] = [
   cleanupCommand,
   fuzzCommand,
   faultsCommand,
+  mergeReportsCommand,
+  diffCommand,
 ];

@@ -12,10 +12,12 @@ import type { RunFinished } from "../../core/events.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { createReporters } from "../../reporters/index.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
+import { readBaseline, readDurations } from "../../runner/earlier-report.ts";
 import { LabelMaker } from "../../runner/labels.ts";
 import { CleanupLedger } from "../../runner/ledger.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { type RunOptions, runConformance } from "../../runner/run.ts";
+import { parseShard } from "../../runner/shard.ts";
 import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { handleInterruptions } from "../interruption.ts";
@@ -28,6 +30,7 @@ const groups = {
   behaviour: "Run:",
   bounds: "Bounds:",
   output: "Reports:",
+  ci: "CI:",
 };
 
 /** Every option of `conform run` and its checks, without examples: `conform fuzz` reuses them. */
@@ -208,6 +211,23 @@ export function runOptions(yargs: Argv) {
       describe:
         "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
     })
+    .option("shard", {
+      type: "string",
+      group: groups.ci,
+      describe:
+        "Run shard i of n of the selected suites (e.g. 1/4): the same split on every machine; merge with `conform merge-reports`",
+    })
+    .option("durations", {
+      type: "string",
+      group: groups.ci,
+      describe: "An earlier report.json whose suite durations balance the shards (default: by case count)",
+    })
+    .option("baseline", {
+      type: "string",
+      group: groups.ci,
+      describe:
+        "An earlier report.json of known failures: its failure groups do not fail the exit code, new ones do, and those gone are reported fixed",
+    })
     .option("suite-options", {
       type: "string",
       hidden: true,
@@ -231,6 +251,9 @@ export function runOptions(yargs: Argv) {
         const problem = credentialsProblem(option, args[option]);
         if (problem) throw new ConfigError(problem);
       }
+      if (args.shard !== undefined) parseShard(String(args.shard));
+      if (args.durations !== undefined && args.shard === undefined)
+        throw new ConfigError("--durations balances shards: give it with --shard i/n");
       return checkNumbers(args, [
         "seed",
         "concurrency",
@@ -301,6 +324,9 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     maxTimeMs: args["max-time"],
     keptBodyBytes: args["kept-body-bytes"],
     keptReportBytes: args["kept-report-bytes"],
+    shard: args.shard === undefined ? undefined : parseShard(String(args.shard)),
+    durations: args.durations === undefined ? undefined : readDurations(args.durations),
+    baseline: args.baseline === undefined ? undefined : readBaseline(args.baseline),
     suiteOptions: withListenFlags(
       typeof suiteOptions === "object" && suiteOptions !== null
         ? (suiteOptions as Record<string, unknown>)

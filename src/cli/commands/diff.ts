@@ -1,0 +1,49 @@
+/**
+ * `conform diff OLD NEW`: the failure groups new, fixed and still failing between two runs' report.json, and the
+ * coverage gained or lost; Markdown on stdout (`--json` for JSON), both written with `--output-dir`. Exit 1 when
+ * NEW has failure groups OLD did not have, 0 otherwise, 2 when a report cannot be read.
+ * @module
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { ExitCode } from "../../core/exit-codes.ts";
+import { readShardReport } from "../../reporters/merge-reports.ts";
+import { diffMarkdown, diffReports } from "../../reporters/report-diff.ts";
+
+function builder(yargs: Argv) {
+  return yargs
+    .positional("old", {
+      type: "string",
+      demandOption: true,
+      describe: "The earlier report (dir or report.json)",
+    })
+    .positional("new", {
+      type: "string",
+      demandOption: true,
+      describe: "The later report (dir or report.json)",
+    })
+    .option("json", { type: "boolean", default: false, describe: "Print JSON instead of Markdown" })
+    .option("output-dir", { type: "string", describe: "Also write diff.md and diff.json here" })
+    .example("$0 diff main/report.json reports/latest", "What this branch fixed or broke against main");
+}
+
+type DiffArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
+
+export const diffCommand: CommandModule<object, DiffArgs> = {
+  command: "diff <old> <new>",
+  describe: "Failure groups new, fixed and still failing between two reports, and coverage gained or lost",
+  builder: builder as unknown as CommandModule<object, DiffArgs>["builder"],
+  handler: async (args) => {
+    const diff = diffReports(readShardReport(args.old).report, readShardReport(args.new).report);
+    const markdown = diffMarkdown(diff);
+    const json = `${JSON.stringify(diff, null, 2)}\n`;
+    process.stdout.write(args.json ? json : markdown);
+    if (args["output-dir"] !== undefined) {
+      await mkdir(args["output-dir"], { recursive: true });
+      await writeFile(join(args["output-dir"], "diff.md"), markdown);
+      await writeFile(join(args["output-dir"], "diff.json"), json);
+    }
+    args.exitCode = diff.newGroups.length > 0 ? ExitCode.checkFailed : ExitCode.ok;
+  },
+};

@@ -1,0 +1,63 @@
+/**
+ * `conform merge-reports DIR...`: the shards' report.json files (`conform run --shard i/n`, one per CI job) as one
+ * run: every reporter writes it again into `<report-dir>/<new run id>/` (and `latest/`). Exit code: the merged
+ * run's (the worst of the shards'); 2 when the reports are not shards of one run, saying which and why.
+ * @module
+ */
+import { join } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { createReporters } from "../../reporters/index.ts";
+import { mergedEvents, readShardReport } from "../../reporters/merge-reports.ts";
+import { runConfigDefaults } from "../../runner/config.ts";
+import { listOption, newRunId } from "../options.ts";
+import { colorFromEnv, reportPathsLine } from "./run.ts";
+
+function builder(yargs: Argv) {
+  return yargs
+    .positional("reports", {
+      type: "string",
+      array: true,
+      demandOption: true,
+      describe: "Report directories (or report.json files) of the shards",
+    })
+    .option("report-dir", {
+      type: "string",
+      default: runConfigDefaults.reportDir,
+      describe: "The merged reports go to <dir>/<run-id>/ and <dir>/latest/",
+    })
+    .option("reporter", {
+      type: "string",
+      array: true,
+      describe: "console, json, junit, html, markdown (comma-separated; default: all)",
+    })
+    .example("$0 merge-reports shards/*/", "Merge the report directories of every shard");
+}
+
+type MergeArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
+
+export const mergeReportsCommand: CommandModule<object, MergeArgs> = {
+  command: "merge-reports <reports...>",
+  describe: "Merge the reports of a sharded run (--shard i/n) into one and write every report again",
+  builder: builder as unknown as CommandModule<object, MergeArgs>["builder"],
+  handler: async (args) => {
+    const runId = newRunId();
+    const events = mergedEvents(listOption(args.reports).map(readShardReport), runId);
+    const outputDir = join(args["report-dir"], runId);
+    const reporters = createReporters(
+      args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
+      {
+        outputDir,
+        stream: process.stdout,
+        isTTY: Boolean(process.stdout.isTTY),
+        ci: Boolean(process.env.CI),
+        ...colorFromEnv(process.env),
+      },
+    );
+    for (const event of events) await reporters.emit(event);
+    const latest = await reporters.close();
+    if (reporters.files.length > 0)
+      process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
+    const finished = events.at(-1);
+    args.exitCode = finished?.type === "run-finished" ? finished.exitCode : 2;
+  },
+};

@@ -1,0 +1,111 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli.ts";
+
+const schema = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../../src/reporters/report.schema.json"), "utf8"),
+);
+const root = mkdtempSync(join(tmpdir(), "conform-merge-"));
+// biome-ignore lint/suspicious/noExplicitAny: report.json read back as data
+type Report = any;
+const read = (dir: string): Report => JSON.parse(readFileSync(join(dir, "latest", "report.json"), "utf8"));
+const verdicts = (report: Report) =>
+  report.suites
+    .flatMap((suite: Report) => suite.cases.map((one: Report) => `${suite.id}/${one.id} ${one.status}`))
+    .sort();
+
+async function run(dir: string, ...more: string[]) {
+  return cli(["run", "--seed", "11", "--reporter", "json", "--report-dir", join(root, dir), ...more]);
+}
+
+describe("conform run --shard and conform merge-reports", () => {
+  let whole: Report;
+  let merged: Report;
+  let mergeResult: Awaited<ReturnType<typeof cli>>;
+  beforeAll(async () => {
+    expect((await run("whole")).code).toBe(0);
+    expect((await run("s1", "--shard", "1/2")).code).toBe(0);
+    // The second shard balanced by the first's durations would split differently: both use case counts here.
+    expect((await run("s2", "--shard", "2/2")).code).toBe(0);
+    whole = read(join(root, "whole"));
+    mergeResult = await cli([
+      "merge-reports",
+      join(root, "s1", "latest"),
+      join(root, "s2", "latest", "report.json"),
+      "--report-dir",
+      join(root, "merged"),
+    ]);
+    merged = read(join(root, "merged"));
+  }, 120_000);
+
+  it("splits the suites in two disjoint halves", () => {
+    const s1 = read(join(root, "s1")).suites.map((suite: Report) => suite.id);
+    const s2 = read(join(root, "s2")).suites.map((suite: Report) => suite.id);
+    expect(s1.length).toBeGreaterThan(0);
+    expect(s2.length).toBeGreaterThan(0);
+    expect(s1.filter((id: string) => s2.includes(id))).toEqual([]);
+    expect([...s1, ...s2].sort()).toEqual(whole.suites.map((suite: Report) => suite.id).sort());
+  });
+
+  it("merged, gives the same case ids and verdicts, counts and coverage as the whole run", () => {
+    expect(mergeResult.code).toBe(0);
+    expect(verdicts(merged)).toEqual(verdicts(whole));
+    expect(merged.counts).toEqual(whole.counts);
+    expect(merged.coverage.operations).toEqual(whole.coverage.operations);
+    expect(merged.mergedFrom.map((one: Report) => one.shard)).toEqual([1, 2]);
+  });
+
+  it("writes every reporter's output again, report.json valid against its schema", () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.validate(schema, merged);
+    expect(ajv.errors ?? []).toEqual([]);
+    for (const file of ["junit.xml", "report.html", "summary.md"])
+      expect(existsSync(join(root, "merged", "latest", file)), file).toBe(true);
+    expect(mergeResult.out).toMatch(/PASSED\s+66 passed, 1 skipped \(67 cases\)/);
+  });
+
+  it.each([
+    [
+      "a shard twice",
+      () => [join(root, "s1", "latest"), join(root, "s1", "latest")],
+      /shard 1\/2 is there twice/,
+    ],
+    ["a missing shard", () => [join(root, "s1", "latest")], /shard 2\/2 is missing/],
+    [
+      "a whole run with shards",
+      () => [join(root, "whole", "latest"), join(root, "s1", "latest")],
+      /is a whole run/,
+    ],
+    [
+      "a report of another description",
+      () => {
+        const other = read(join(root, "s2"));
+        other.spec.version = "9.9.9";
+        const path = join(root, "other-spec.json");
+        writeFileSync(path, JSON.stringify(other));
+        return [join(root, "s1", "latest"), path];
+      },
+      /other-spec.json is of a different description: 9\.9\.9/,
+    ],
+    [
+      "a report of another selection",
+      () => {
+        const other = read(join(root, "s2"));
+        other.selection.tags = ["read-only"];
+        const path = join(root, "other-selection.json");
+        writeFileSync(path, JSON.stringify(other));
+        return [join(root, "s1", "latest"), path];
+      },
+      /other-selection.json selected other suites or checks/,
+    ],
+  ])("refuses %s, saying which (exit 2)", async (_name, paths, message) => {
+    const result = await cli(["merge-reports", ...paths(), "--report-dir", join(root, "refused")]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(message);
+  });
+});

@@ -1,0 +1,108 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { CaseFinished, FailureGroup, RunEvent, RunFinished } from "../../src/core/events.ts";
+import { toJsonCase } from "../../src/reporters/json.ts";
+import { createMarkdownReporter, markdownReportFile } from "../../src/reporters/markdown.ts";
+import { mergeCoverage, mergeGroups, toCaseFinished } from "../../src/reporters/merge-reports.ts";
+import { failingRun } from "../fixtures/events/with-failures.ts";
+import { feed, fileOptions } from "./helpers.ts";
+
+const group = (
+  id: string,
+  failures: number,
+  cases: string[],
+  operations: [string, number][],
+): FailureGroup => ({
+  id,
+  checkId: "body-matches-schema",
+  shape: `shape ${id}`,
+  example: `example ${id}`,
+  failures,
+  cases: cases.length,
+  firstCases: cases.map((caseId) => ({ suiteId: "s", caseId })),
+  operations: operations.map(([operationId, count]) => ({ operationId, failures: count })),
+  operationCount: operations.length,
+  exchangesKept: Math.min(3, failures),
+});
+
+describe("merging reports", () => {
+  it("a case written to report.json reads back as the event it was written from", () => {
+    const cases = failingRun().filter((event): event is CaseFinished => event.type === "case-finished");
+    expect(cases.length).toBeGreaterThan(2);
+    for (const event of cases) expect(toCaseFinished(event.suiteId, toJsonCase(event))).toEqual(event);
+  });
+
+  it("joins groups of the same id, summing counts, largest first", () => {
+    const merged = mergeGroups([
+      [group("a", 2, ["c1"], [["getX", 2]]), group("b", 1, ["c2"], [["getY", 1]])],
+      [
+        group(
+          "a",
+          3,
+          ["c3", "c4"],
+          [
+            ["getX", 1],
+            ["getZ", 2],
+          ],
+        ),
+      ],
+    ]);
+    expect(merged.map((one) => [one.id, one.failures, one.cases])).toEqual([
+      ["a", 5, 3],
+      ["b", 1, 1],
+    ]);
+    expect(merged[0]?.firstCases.map((one) => one.caseId)).toEqual(["c1", "c3", "c4"]);
+    expect(merged[0]?.operations).toEqual([
+      { operationId: "getX", failures: 3 },
+      { operationId: "getZ", failures: 2 },
+    ]);
+    expect(merged[0]?.operationCount).toBe(2);
+  });
+
+  it("unites the statuses seen per operation", () => {
+    const coverage = (statuses: number[]) => ({
+      operations: { exercised: 1, total: 1 },
+      statuses,
+      byOperation: [{ operationId: "getX", method: "GET", path: "/x", statuses }],
+    });
+    expect(mergeCoverage([coverage([200, 404]), coverage([400, 200]), coverage([])])).toEqual([
+      { operationId: "getX", method: "GET", path: "/x", statuses: [200, 400, 404] },
+    ]);
+  });
+});
+
+describe("a baseline in the Markdown summary", () => {
+  it("lists new and fixed groups and says known failures do not fail the exit code", async () => {
+    const events: RunEvent[] = failingRun().map((event) => {
+      if (event.type !== "run-finished") return event;
+      const finished: RunFinished = {
+        ...event,
+        exitCode: 0,
+        baseline: {
+          source: "base/report.json",
+          known: event.groups.map((one) => one.id),
+          new: [],
+          fixed: [
+            {
+              id: "gone123456",
+              checkId: "spec-version-header",
+              shape: "gone <n>",
+              example: "gone 1",
+              suites: ["s"],
+            },
+          ],
+        },
+      };
+      return finished;
+    });
+    const options = await fileOptions();
+    await feed(createMarkdownReporter(options), events);
+    const text = await readFile(join(options.outputDir, markdownReportFile), "utf8");
+    expect(text).toMatch(
+      /\*\*Against the baseline\*\* `base\/report.json`: 0 new, \d+ known, 1 fixed \(only known failures/,
+    );
+    expect(text).toContain("✅ fixed: `spec-version-header`: `gone <n>` · group `gone123456`");
+    expect(text).not.toContain("🆕 new");
+  });
+});
