@@ -161,6 +161,13 @@ export function runOptions(yargs: Argv) {
       describe:
         "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
     })
+    .option("data-plane", {
+      type: "boolean",
+      default: false,
+      group: groups.behaviour,
+      describe:
+        "Let cases tagged data-plane connect to the target's load balancers (their ports, TLS); always on for the embedded server",
+    })
     .option("suite-options", {
       type: "string",
       hidden: true,
@@ -226,13 +233,16 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
-    suiteOptions: withListenFlags(
-      typeof suiteOptions === "object" && suiteOptions !== null
-        ? (suiteOptions as Record<string, unknown>)
-        : {},
-      args["listen-driver"],
-      args["listen-command"],
-    ),
+    suiteOptions: {
+      ...withListenFlags(
+        typeof suiteOptions === "object" && suiteOptions !== null
+          ? (suiteOptions as Record<string, unknown>)
+          : {},
+        args["listen-driver"],
+        args["listen-command"],
+      ),
+      ...(args["data-plane"] ? { dataPlane: true } : {}),
+    },
   };
 }
 
