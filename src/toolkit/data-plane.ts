@@ -11,8 +11,8 @@
  * @module
  */
 import { X509Certificate } from "node:crypto";
-import { connect as tcpConnect, isIP, type Socket } from "node:net";
-import { connect as tlsConnect, type TLSSocket } from "node:tls";
+import { isIP, type Socket, connect as tcpConnect } from "node:net";
+import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { isLoopbackTarget } from "../runner/listen-drivers/index.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 
@@ -144,7 +144,8 @@ export async function presentedFingerprint(
   });
   return {
     fingerprint,
-    summary: fingerprint ?? (connected ? "no certificate presented" : `no TLS handshake (${error ?? "closed"})`),
+    summary:
+      fingerprint ?? (connected ? "no certificate presented" : `no TLS handshake (${error ?? "closed"})`),
   };
 }
 

@@ -379,12 +379,14 @@ export default defineSuite({
     },
     {
       id: "plane-both-nodes",
-      title: "Data plane: with two nodes up, requests through the load balancer's port 80 reach both back-ends",
+      title:
+        "Data plane: with two nodes up, requests through the load balancer's port 80 reach both back-ends",
       tags: ["data-plane"],
       run: async (t) => {
         const setup = setupOf(t);
         const listeners = t.shared.get("listeners") as Listener[] | undefined;
-        if (!listeners || listeners.length < 2) return t.skip("no two listening nodes: workflow 5 did not get there");
+        if (!listeners || listeners.length < 2)
+          return t.skip("no two listening nodes: workflow 5 did not get there");
         const host = balancerHost(t, setup);
         const answers = await requestsThrough(t, host);
         const shown = answers.map((answer) => answer.summary);
@@ -395,7 +397,9 @@ export default defineSuite({
         );
         const named = new Set(answers.flatMap((answer) => (answer.backend ? [answer.backend] : [])));
         if (named.size === 0) {
-          return t.log("the back-ends do not name themselves (X-Conform-Node): which one answered is not judged");
+          return t.log(
+            "the back-ends do not name themselves (X-Conform-Node): which one answered is not judged",
+          );
         }
         t.expect("requests through the load balancer reach both back-ends", named.size === 2, {
           expected: listeners.map((listener) => listener.node.label),
@@ -422,7 +426,8 @@ export default defineSuite({
     },
     {
       id: "plane-skips-down-node",
-      title: "Data plane: once a node is down, every request through the load balancer reaches the node still up",
+      title:
+        "Data plane: once a node is down, every request through the load balancer reaches the node still up",
       tags: ["data-plane"],
       run: async (t) => {
         // The last case: whatever happens, no listener outlives it.

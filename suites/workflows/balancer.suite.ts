@@ -146,7 +146,8 @@ export default defineSuite({
     },
     {
       id: "port-listens",
-      title: "Workflow 2, data plane: once the profile exists, the load balancer accepts connections on port 80",
+      title:
+        "Workflow 2, data plane: once the profile exists, the load balancer accepts connections on port 80",
       tags: ["data-plane"],
       run: async (t) => {
         profileOf(t);
@@ -216,7 +217,8 @@ export default defineSuite({
     },
     {
       id: "https-certificate",
-      title: "Workflow 6, data plane: the TLS handshake on port 443 presents exactly the uploaded certificate",
+      title:
+        "Workflow 6, data plane: the TLS handshake on port 443 presents exactly the uploaded certificate",
       tags: ["data-plane"],
       run: async (t) => {
         const certificate = t.shared.get("https-certificate") as string | undefined;

@@ -46,7 +46,11 @@ export function presentNodeBalancer(record: NodeBalancerRecord): Record<string, 
   };
 }
 
-function addressesFor(id: number, region: string, subnet: number): Pick<NodeBalancerRecord, "ipv4" | "ipv6" | "hostname"> {
+function addressesFor(
+  id: number,
+  region: string,
+  subnet: number,
+): Pick<NodeBalancerRecord, "ipv4" | "ipv6" | "hostname"> {
   // Hosts .1 to .254 of each /24 of 198.18.0.0/16, in id order (wrapping after 65024 load balancers).
   const k = (((id - 1001) % hostCount) + hostCount) % hostCount;
   const n = (k + subnet * 254) % hostCount;
