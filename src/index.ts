@@ -119,4 +119,5 @@ export * from "./toolkit/tokens.ts";
 export { makeStrayKey, makeTlsPair, pemBody, type TlsPair } from "./generators/certificates.ts";
 export { type EventuallyOptions, type EventuallyOutcome, eventually } from "./runner/eventually.ts";
 export type { ListenDriver, Listener } from "./runner/listen-drivers/index.ts";
+export * from "./toolkit/data-plane.ts";
 export * from "./toolkit/listen.ts";

@@ -10,6 +10,7 @@ import type { ApiSpec, OperationInfo, OperationMatch } from "../spec/types.ts";
 import type { ReferenceBehaviour } from "./behaviour.ts";
 import type { Clock } from "./clock.ts";
 import type { Caller, HandlerContext, HandlerMap, ServerUrls } from "./context.ts";
+import type { DataPlane } from "./data-plane.ts";
 import { forbidden, invalidToken, notFound, payloadTooLarge, reasons, tooManyRequests } from "./errors.ts";
 import type { ReferenceEvents } from "./events.ts";
 import type { NodeHealth } from "./health.ts";
@@ -29,6 +30,7 @@ export interface AppServices {
   readonly timeScale: number;
   readonly events: ReferenceEvents;
   readonly health: NodeHealth;
+  readonly dataPlane: DataPlane;
   readonly limiter: RateLimiter;
   readonly urls: ServerUrls;
   /** The API's path prefix, `/v4`. */
@@ -193,6 +195,7 @@ export class ReferenceApp {
       timeScale: this.services.timeScale,
       events: this.services.events,
       health: this.services.health,
+      dataPlane: this.services.dataPlane,
       urls: this.services.urls,
       behaviour: this.services.behaviour,
     };

@@ -6,7 +6,7 @@
 import { anyScopeAllows } from "./auth/scopes.ts";
 import { applyFilter, type ParsedFilter } from "./filter.ts";
 import { type ListPage, type ListQuery, paginate, parseListQuery } from "./list-query.ts";
-import type { TokenRecord } from "./state.ts";
+import type { NodeRecord, TokenRecord } from "./state.ts";
 
 export interface ReferenceBehaviour {
   /** May a token with `granted` scopes use an operation needing any of `required`? */
@@ -25,6 +25,12 @@ export interface ReferenceBehaviour {
   ) => ListPage<T>;
   /** The outcome of one health probe of a node (true: up), given what the real probe found. */
   probeOutcome: (probed: boolean) => boolean;
+  /** Does a profile listen on its port at all (data-plane.ts)? */
+  balancerListens: () => boolean;
+  /** The nodes of a profile a connection may go to, in round-robin order. */
+  forwardsTo: (nodes: readonly NodeRecord[]) => NodeRecord[];
+  /** The certificate and key an https listener serves, given the profile's and the one last served on its port. */
+  tlsServed: <T>(previous: T | undefined, configured: T) => T;
   /** May one more request go in a rate-limit window that has counted `count` of `limit`? */
   withinRateLimit: (count: number, limit: number) => boolean;
 }
@@ -37,6 +43,9 @@ export function defaultBehaviour(): ReferenceBehaviour {
     applyFilter,
     paginate: (items, list, behaviour) => paginate(items, list, behaviour.applyFilter),
     probeOutcome: (probed) => probed,
+    balancerListens: () => true,
+    forwardsTo: (nodes) => nodes.filter((node) => node.status === "UP"),
+    tlsServed: (_previous, configured) => configured,
     withinRateLimit: (count, limit) => count < limit,
   };
 }

@@ -7,6 +7,7 @@
 import type { OperationInfo } from "../spec/types.ts";
 import type { ReferenceBehaviour } from "./behaviour.ts";
 import type { Clock } from "./clock.ts";
+import type { DataPlane } from "./data-plane.ts";
 import type { ReferenceEvents } from "./events.ts";
 import type { NodeHealth } from "./health.ts";
 import type { Reply } from "./http/reply.ts";
@@ -44,6 +45,8 @@ export interface HandlerContext {
   readonly timeScale: number;
   readonly events: ReferenceEvents;
   readonly health: NodeHealth;
+  /** The load balancers' listeners (profiles serve on their ports). */
+  readonly dataPlane: DataPlane;
   readonly urls: ServerUrls;
   /** The server's replaceable decisions (faults swap them). */
   readonly behaviour: ReferenceBehaviour;

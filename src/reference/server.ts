@@ -17,6 +17,7 @@ import { defaultBehaviour } from "./behaviour.ts";
 import { computeTypes, regions } from "./catalogue.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { HandlerMap } from "./context.ts";
+import { DataPlane } from "./data-plane.ts";
 import { isoSeconds, ReferenceEvents } from "./events.ts";
 import { type Fault, resolveFaults } from "./faults/index.ts";
 import { handlers as cleanHandlers } from "./handlers/index.ts";
@@ -121,6 +122,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     });
   }
   const health = new NodeHealth(state, timeScale, behaviour);
+  const dataPlane = new DataPlane(state, behaviour);
   const certificate = options.http ? undefined : await createServerCertificate(host);
   const urls = { baseUrl: "", authUrl: "" };
   const app = new ReferenceApp({
@@ -131,6 +133,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     timeScale,
     events: new ReferenceEvents(state, clock),
     health,
+    dataPlane,
     limiter: new RateLimiter(
       {
         token: { ...describedRateLimits, ...options.rateLimits },
@@ -175,6 +178,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     faults: faults.map((fault) => fault.id),
     close: async () => {
       health.close();
+      await dataPlane.close();
       for (const instance of state.instances.values()) clearTimeout(instance.timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

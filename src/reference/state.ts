@@ -4,6 +4,7 @@
  * Records hold what the server knows; handlers decide what a response shows (secrets are never echoed).
  * @module
  */
+import { randomInt } from "node:crypto";
 import type { ComputeTypeRecord, RegionRecord } from "./catalogue.ts";
 
 export interface NodeBalancerRecord {
@@ -171,6 +172,11 @@ export class ReferenceState {
   readonly regions: ReadonlyMap<string, RegionRecord>;
   readonly types: ReadonlyMap<string, ComputeTypeRecord>;
   readonly user: User;
+  /**
+   * The /24 of 198.18.0.0/16 this server's load balancers start in, drawn at start: their addresses' loopback
+   * stand-ins (data-plane.ts) then rarely meet those of another reference server on the same machine.
+   */
+  readonly balancerSubnet = randomInt(256);
   /** What the profile holds beyond the user: its display timezone (`updateProfile` changes it). */
   readonly profile = { timezone: "UTC" };
   readonly #next = { ...firstIds };

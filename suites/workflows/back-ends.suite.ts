@@ -18,6 +18,7 @@ import {
   chooseType,
   conventionsOf,
   createRegistered,
+  dataPlane,
   defineSuite,
   expectCreated,
   expectRefusal,
@@ -30,6 +31,8 @@ import {
   listenDriver,
   logDriverOutput,
   madeListenDriver,
+  type PlaneAnswer,
+  requestThrough,
   requireOperation,
   strongPassword,
   waitFor,
@@ -47,6 +50,8 @@ interface Setup {
   /** The path parameters of the profile: load balancer id, profile id. */
   readonly profile: readonly [number, number];
   readonly region: string;
+  /** The load balancer's public IPv4, as the target reports it. */
+  readonly ipv4: string | undefined;
 }
 
 interface Instance {
@@ -114,6 +119,26 @@ async function createInstance(t: CaseContext, name: string, region: string, type
   return { id, privateIp: address.address, publicIp } satisfies Instance;
 }
 
+/** How many requests a data-plane case sends through the load balancer (enough for round robin to show). */
+const throughCount = 6;
+
+/** Where this run reaches the profile's port on the load balancer (skips when it cannot). */
+function balancerHost(t: CaseContext, setup: Setup): string {
+  const plane = dataPlane(t);
+  if (plane.unavailable) return t.skip(plane.unavailable);
+  if (setup.ipv4 === undefined) return t.skip("the load balancer shows no ipv4: nothing to connect to");
+  const host = plane.hostFor(setup.ipv4);
+  return host ?? t.skip(`the load balancer's ipv4 ${setup.ipv4} is not an address this run can reach`);
+}
+
+/** Sends `throughCount` requests, one connection each, through the profile's port 80. */
+async function requestsThrough(t: CaseContext, host: string): Promise<PlaneAnswer[]> {
+  const answers: PlaneAnswer[] = [];
+  for (let i = 0; i < throughCount; i += 1) answers.push(await requestThrough(host, 80));
+  t.log(`through ${host}:80: ${answers.map((answer) => answer.summary).join("; ")}`);
+  return answers;
+}
+
 function instanceStatus(response: LiveResponse | undefined): string {
   const status = (response?.json as { status?: unknown } | undefined)?.status;
   return typeof status === "string" ? status : `HTTP ${response?.status ?? "none"}`;
@@ -141,7 +166,12 @@ export default defineSuite({
           json: web,
         });
         if (!expectCreated(t, "the profile is created", profile)) return;
-        t.shared.set("setup", { profile: [balancer.id, profile.id], region } satisfies Setup);
+        const ipv4 = (balancer.response.json as { ipv4?: unknown }).ipv4;
+        t.shared.set("setup", {
+          profile: [balancer.id, profile.id],
+          region,
+          ipv4: typeof ipv4 === "string" ? ipv4 : undefined,
+        } satisfies Setup);
       },
     },
     {
@@ -310,6 +340,22 @@ export default defineSuite({
       },
     },
     {
+      id: "plane-none-up",
+      title: "Data plane: with no node up, a request through the load balancer's port 80 gets no answer",
+      tags: ["data-plane"],
+      run: async (t) => {
+        const setup = setupOf(t);
+        nodesOf(t);
+        const host = balancerHost(t, setup);
+        const answer = await requestThrough(host, 80);
+        t.log(`through ${host}:80: ${answer.summary}`);
+        t.expect("with no node up the load balancer does not serve", answer.status === undefined, {
+          expected: "no HTTP answer (connection refused or closed)",
+          actual: answer.summary,
+        });
+      },
+    },
+    {
       id: "nodes-up",
       title:
         "Workflow 5: as one node and then both start listening, nodes_status reads up 1, then up 2, down 0",
@@ -332,24 +378,76 @@ export default defineSuite({
       },
     },
     {
+      id: "plane-both-nodes",
+      title:
+        "Data plane: with two nodes up, requests through the load balancer's port 80 reach both back-ends",
+      tags: ["data-plane"],
+      run: async (t) => {
+        const setup = setupOf(t);
+        const listeners = t.shared.get("listeners") as Listener[] | undefined;
+        if (!listeners || listeners.length < 2)
+          return t.skip("no two listening nodes: workflow 5 did not get there");
+        const host = balancerHost(t, setup);
+        const answers = await requestsThrough(t, host);
+        const shown = answers.map((answer) => answer.summary);
+        t.expect(
+          "every request through the load balancer is answered by a back-end",
+          answers.every((answer) => answer.status === 200),
+          { expected: `${throughCount} answers HTTP 200`, actual: shown },
+        );
+        const named = new Set(answers.flatMap((answer) => (answer.backend ? [answer.backend] : [])));
+        if (named.size === 0) {
+          return t.log(
+            "the back-ends do not name themselves (X-Conform-Node): which one answered is not judged",
+          );
+        }
+        t.expect("requests through the load balancer reach both back-ends", named.size === 2, {
+          expected: listeners.map((listener) => listener.node.label),
+          actual: [...named],
+        });
+      },
+    },
+    {
       id: "node-goes-down",
       title:
         "Workflow 5, beyond the description: when one node stops listening, nodes_status reads down 1 again",
       tags: ["beyond-description"],
       run: async (t) => {
+        const driver = madeListenDriver(t);
+        const setup = setupOf(t);
+        const listeners = t.shared.get("listeners") as Listener[] | undefined;
+        if (!driver || driver.unavailable || !listeners || listeners.length < 2) {
+          return t.skip(driver?.unavailable ?? "no two listening nodes: the previous step did not get there");
+        }
+        await listeners[0]!.stop();
+        logDriverOutput(t, driver);
+        if (await waitForCounts(t, setup, 1, 1)) t.shared.set("one-down", listeners[0]!.node.label);
+      },
+    },
+    {
+      id: "plane-skips-down-node",
+      title:
+        "Data plane: once a node is down, every request through the load balancer reaches the node still up",
+      tags: ["data-plane"],
+      run: async (t) => {
         // The last case: whatever happens, no listener outlives it.
         const driver = madeListenDriver(t);
         try {
           const setup = setupOf(t);
-          const listeners = t.shared.get("listeners") as Listener[] | undefined;
-          if (!driver || driver.unavailable || !listeners || listeners.length < 2) {
-            return t.skip(
-              driver?.unavailable ?? "no two listening nodes: the previous step did not get there",
-            );
-          }
-          await listeners[0]!.stop();
-          logDriverOutput(t, driver);
-          await waitForCounts(t, setup, 1, 1);
+          const down = t.shared.get("one-down") as string | undefined;
+          if (down === undefined) return t.skip("no node went down: the previous step did not get there");
+          const host = balancerHost(t, setup);
+          const answers = await requestsThrough(t, host);
+          t.expect(
+            "every request through the load balancer is answered while a node is up",
+            answers.every((answer) => answer.status === 200),
+            { expected: `${throughCount} answers HTTP 200`, actual: answers.map((answer) => answer.summary) },
+          );
+          t.expect(
+            "a node that is down receives no traffic",
+            answers.every((answer) => answer.backend !== down),
+            { expected: `no answer from ${down}`, actual: answers.map((answer) => answer.summary) },
+          );
         } finally {
           if (driver) {
             await driver.close();

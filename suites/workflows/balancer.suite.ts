@@ -3,8 +3,9 @@
  * profiles; a profile on port 80 with check `connection` is created (and a second one on the same port refused,
  * naming `port`); then the profile is switched to HTTPS on 443 with a certificate made for the run (a blank
  * subject and a key that is not the certificate's are refused, naming the field; the certificate and key are
- * never echoed), and a profile created directly as https on 443 works too. Creates one load balancer, deleted at
- * the end of the run with its profiles.
+ * never echoed), and a profile created directly as https on 443 works too. The cases tagged `data-plane` connect
+ * to the load balancer itself: its profile's port accepts connections, and the TLS handshake on 443 presents the
+ * uploaded certificate. Creates one load balancer, deleted at the end of the run with its profiles.
  */
 
 import {
@@ -14,14 +15,19 @@ import {
   chooseRegion,
   createdId,
   createRegistered,
+  dataPlane,
   defineSuite,
   expectRefusal,
   expectSame,
   expectSuccess,
+  fingerprintOf,
+  isSuccess,
   type LiveResponse,
   makeStrayKey,
   makeTlsPair,
   pemBody,
+  portAccepts,
+  presentedFingerprint,
   type TlsPair,
 } from "../../src/index.ts";
 import { quickChecks } from "./support/quick-checks.ts";
@@ -59,6 +65,16 @@ function expectNoEcho(t: CaseContext, step: string, response: LiveResponse, pair
   });
 }
 
+/** Where this run reaches the load balancer of workflow 1 (skips without one, or without `--data-plane`). */
+function balancerHost(t: CaseContext): string {
+  const plane = dataPlane(t);
+  if (plane.unavailable) return t.skip(plane.unavailable);
+  const ipv4 = t.shared.get("balancer-ipv4") as string | undefined;
+  if (ipv4 === undefined) return t.skip("no load balancer address: workflow 1 did not read one");
+  const host = plane.hostFor(ipv4);
+  return host ?? t.skip(`the load balancer's ipv4 ${ipv4} is not an address this run can reach`);
+}
+
 function expectHttps(t: CaseContext, step: string, response: LiveResponse): void {
   const body = response.json as { protocol?: unknown; port?: unknown } | undefined;
   expectSame(t, `${step}: protocol is https`, body?.protocol, "https");
@@ -85,10 +101,11 @@ export default defineSuite({
           return void t.expect("the created load balancer has an integer id", false, {
             actual: created.json,
           });
-        const body = created.json as { region?: unknown; label?: unknown };
+        const body = created.json as { region?: unknown; label?: unknown; ipv4?: unknown };
         expectSame(t, "the load balancer is in the region asked for", body.region, region);
         expectSame(t, "the load balancer has the label asked for", body.label, label);
         t.shared.set("balancer", id);
+        if (typeof body.ipv4 === "string") t.shared.set("balancer-ipv4", body.ipv4);
         const configs = await call(t, "getNodeBalancerConfigs", { params: [id] });
         const page = configs.json as { data?: unknown[]; results?: unknown } | undefined;
         expectSame(t, "its profiles are listed", configs.status, 200);
@@ -125,6 +142,22 @@ export default defineSuite({
           json: again,
         });
         expectRefusal(t, "a second profile on port 80", second, "port");
+      },
+    },
+    {
+      id: "port-listens",
+      title:
+        "Workflow 2, data plane: once the profile exists, the load balancer accepts connections on port 80",
+      tags: ["data-plane"],
+      run: async (t) => {
+        profileOf(t);
+        const host = balancerHost(t);
+        const { accepted, summary } = await portAccepts(host, 80);
+        t.log(`${host}:80: ${summary}`);
+        t.expect("the load balancer accepts a connection on the profile's port", accepted, {
+          expected: `a connection accepted on ${host}:80`,
+          actual: summary,
+        });
       },
     },
     {
@@ -179,6 +212,25 @@ export default defineSuite({
         expectSuccess(t, "a profile created directly as https on 443 is accepted", created);
         expectHttps(t, "the https profile", created);
         expectNoEcho(t, "the https profile", created, fresh);
+        if (isSuccess(created)) t.shared.set("https-certificate", fresh.cert);
+      },
+    },
+    {
+      id: "https-certificate",
+      title:
+        "Workflow 6, data plane: the TLS handshake on port 443 presents exactly the uploaded certificate",
+      tags: ["data-plane"],
+      run: async (t) => {
+        const certificate = t.shared.get("https-certificate") as string | undefined;
+        if (certificate === undefined) return t.skip("no https profile: workflow 6 did not create one");
+        const host = balancerHost(t);
+        const expected = fingerprintOf(certificate);
+        const { fingerprint, summary } = await presentedFingerprint(host, 443);
+        t.log(`${host}:443 presents ${summary}`);
+        t.expect("the handshake on port 443 presents the uploaded certificate", fingerprint === expected, {
+          expected: `SHA-256 ${expected}`,
+          actual: summary,
+        });
       },
     },
   ],

@@ -124,6 +124,13 @@ describe("workflow 5 through the run command", () => {
     const cases = casesOf(dir);
     expect(result.code, JSON.stringify(cases, null, 2)).toBe(0);
     for (const id of ["nodes-down", "nodes-up", "node-goes-down"]) expect(cases[id]?.status).toBe("passed");
+    // A base URL without --data-plane: the load balancer itself is never connected to.
+    for (const id of ["plane-none-up", "plane-both-nodes", "plane-skips-down-node"]) {
+      expect(cases[id]).toMatchObject({
+        status: "skipped",
+        skipReason: expect.stringMatching(/--data-plane/),
+      });
+    }
     // The run deleted everything it made, listeners stopped.
     expect(server.state.nodes.size + server.state.nodeBalancers.size + server.state.instances.size).toBe(0);
   });

@@ -66,6 +66,18 @@ const steps: Record<string, { readonly step: string; readonly check: string }> =
     step: "workflow-back-ends/nodes-up",
     check: "assert:nodes_status eventually reads up 1, down 1",
   },
+  "port-never-listens": {
+    step: "workflow-balancer/port-listens",
+    check: "assert:the load balancer accepts a connection on the profile's port",
+  },
+  "balancer-forwards-to-down-nodes": {
+    step: "workflow-back-ends/plane-skips-down-node",
+    check: "assert:every request through the load balancer is answered while a node is up",
+  },
+  "https-keeps-old-certificate": {
+    step: "workflow-balancer/https-certificate",
+    check: "assert:the handshake on port 443 presents the uploaded certificate",
+  },
 };
 
 describe("workflow suites on the clean reference", () => {
@@ -75,13 +87,18 @@ describe("workflow suites on the clean reference", () => {
     expect(statuses(run)).toEqual({
       "workflow-balancer/create-balancer": "passed",
       "workflow-balancer/add-profile": "passed",
+      "workflow-balancer/port-listens": "passed",
       "workflow-balancer/https": "passed",
+      "workflow-balancer/https-certificate": "passed",
       "workflow-back-ends/balancer": "passed",
       "workflow-back-ends/instances": "passed",
       "workflow-back-ends/nodes": "passed",
       "workflow-back-ends/nodes-down": "passed",
+      "workflow-back-ends/plane-none-up": "passed",
       "workflow-back-ends/nodes-up": "passed",
+      "workflow-back-ends/plane-both-nodes": "passed",
       "workflow-back-ends/node-goes-down": "passed",
+      "workflow-back-ends/plane-skips-down-node": "passed",
     });
     expect(run.finished.exitCode).toBe(0);
     expect(run.finished.cleanup.failed).toEqual([]);
@@ -106,9 +123,10 @@ describe("workflow suites on the clean reference", () => {
     expect(describeProblems(run)).toBe("");
     const byCase = Object.fromEntries(cases(run).map((event) => [event.caseId, event]));
     expect(byCase["nodes-down"]?.status).toBe("passed");
-    for (const id of ["nodes-up", "node-goes-down"]) {
+    expect(byCase["plane-none-up"]?.status).toBe("passed");
+    for (const id of ["nodes-up", "plane-both-nodes", "node-goes-down", "plane-skips-down-node"]) {
       expect(byCase[id]?.status).toBe("skipped");
-      expect(byCase[id]?.skipReason).toMatch(/no listen driver/);
+      expect(byCase[id]?.skipReason).toMatch(/no listen driver|no two listening nodes|no node went down/);
     }
   });
 

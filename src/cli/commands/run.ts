@@ -228,6 +228,13 @@ export function runOptions(yargs: Argv) {
       describe:
         "An earlier report.json of known failures: its failure groups do not fail the exit code, new ones do, and those gone are reported fixed",
     })
+    .option("data-plane", {
+      type: "boolean",
+      default: false,
+      group: groups.behaviour,
+      describe:
+        "Let cases tagged data-plane connect to the target's load balancers (their ports, TLS); always on for the embedded server",
+    })
     .option("suite-options", {
       type: "string",
       hidden: true,
@@ -327,13 +334,16 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     shard: args.shard === undefined ? undefined : parseShard(String(args.shard)),
     durations: args.durations === undefined ? undefined : readDurations(args.durations),
     baseline: args.baseline === undefined ? undefined : readBaseline(args.baseline),
-    suiteOptions: withListenFlags(
-      typeof suiteOptions === "object" && suiteOptions !== null
-        ? (suiteOptions as Record<string, unknown>)
-        : {},
-      args["listen-driver"],
-      args["listen-command"],
-    ),
+    suiteOptions: {
+      ...withListenFlags(
+        typeof suiteOptions === "object" && suiteOptions !== null
+          ? (suiteOptions as Record<string, unknown>)
+          : {},
+        args["listen-driver"],
+        args["listen-command"],
+      ),
+      ...(args["data-plane"] ? { dataPlane: true } : {}),
+    },
   };
 }
 

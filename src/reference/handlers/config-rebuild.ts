@@ -30,7 +30,7 @@ function asObject(value: unknown): Readonly<Record<string, unknown>> | undefined
     : undefined;
 }
 
-export function rebuildNodeBalancerConfig(context: HandlerContext): Reply {
+export async function rebuildNodeBalancerConfig(context: HandlerContext): Promise<Reply> {
   const found = findConfig(context);
   if (!found) return notFound();
   const { nodeBalancer, config } = found;
@@ -100,5 +100,6 @@ export function rebuildNodeBalancerConfig(context: HandlerContext): Reply {
   );
   const reply = ok(presentConfig(config, context.state));
   context.health.watch(config);
+  await context.dataPlane.sync(config);
   return reply;
 }

@@ -3,7 +3,8 @@
  * balancing and health checks. The rules live in `config-rules.ts`, the rebuild in `config-rebuild.ts`.
  *
  * Presentation is in `config-present.ts` (ssl_cert and ssl_key never echoed, nodes_status computed at read).
- * After a create or an update the profile's probe loop is (re)started (`health.watch`), on delete it stops.
+ * After a create or an update the profile's probe loop is (re)started (`health.watch`) and it listens on its port
+ * (`dataPlane.sync`, resolved before the answer); on delete both stop.
  * Deleting a profile deletes its nodes (one `nodebalancer_config_delete` event covers them). Events name a
  * profile by its label, or `<protocol>:<port>` when it has none.
  * @module
@@ -17,7 +18,7 @@ import { rebuildNodeBalancerConfig } from "./config-rebuild.ts";
 import { applyProfile, draftProfile, type ProfileRecord } from "./config-rules.ts";
 import { bodyOf, listReply } from "./shared.ts";
 
-function createConfig(context: HandlerContext): Reply {
+async function createConfig(context: HandlerContext): Promise<Reply> {
   const nodeBalancer = findNodeBalancer(context);
   if (!nodeBalancer) return notFound();
   const result = draftProfile(context, nodeBalancer, bodyOf(context));
@@ -29,6 +30,7 @@ function createConfig(context: HandlerContext): Reply {
   };
   context.state.configs.set(record.id, record);
   context.health.watch(record);
+  await context.dataPlane.sync(record);
   context.events.record(
     "nodebalancer_config_create",
     configEntity(context, record, configEventLabel(record)),
@@ -36,7 +38,7 @@ function createConfig(context: HandlerContext): Reply {
   return ok(presentConfig(record, context.state));
 }
 
-function updateConfig(context: HandlerContext): Reply {
+async function updateConfig(context: HandlerContext): Promise<Reply> {
   const found = findConfig(context);
   if (!found) return notFound();
   const { nodeBalancer, config } = found;
@@ -44,6 +46,7 @@ function updateConfig(context: HandlerContext): Reply {
   if (!result.ok) return badRequest(result.errors);
   applyProfile(config, result.draft);
   context.health.watch(config);
+  await context.dataPlane.sync(config);
   context.events.record(
     "nodebalancer_config_update",
     configEntity(context, config, configEventLabel(config)),
@@ -51,11 +54,12 @@ function updateConfig(context: HandlerContext): Reply {
   return ok(presentConfig(config, context.state));
 }
 
-function deleteConfig(context: HandlerContext): Reply {
+async function deleteConfig(context: HandlerContext): Promise<Reply> {
   const found = findConfig(context);
   if (!found) return notFound();
   const { config } = found;
   context.health.unwatch(config.id);
+  await context.dataPlane.stop(config.id);
   for (const node of nodesOf(context, config.id)) context.state.nodes.delete(node.id);
   context.state.configs.delete(config.id);
   context.events.record(

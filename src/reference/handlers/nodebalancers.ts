@@ -5,8 +5,10 @@
  * Choices beyond the description and facts.md (documented here):
  * - addresses come from the load balancer's id, so they are unique and sequential without a counter: the
  *   k-th load balancer (ids start at 1001) gets the k-th host of 198.18.0.0/16 (the lower half of the
- *   198.18.0.0/15 benchmark range stands in for public addresses; instances use the upper half), skipping
- *   hosts ending in .0 and .255: 198.18.0.1 ... 198.18.0.254, 198.18.1.1 ...; IPv6 is 2001:db8:bb::<k in hex>;
+ *   198.18.0.0/15 benchmark range stands in for public addresses; instances use the upper half), counted from
+ *   the /24 the server drew at start (`state.balancerSubnet` R), skipping hosts ending in .0 and .255:
+ *   198.18.R.1 ... 198.18.R.254, 198.18.R+1.1 ...; IPv6 is 2001:db8:bb::<k in hex>; the public IPv4
+ *   198.18.X.Y stands for the loopback address 127.18.X.Y, where the profiles listen (data-plane.ts);
  *   the hostname is `nb-<ipv4 with dashes>.<region>.nodebalancer.example.net`;
  * - label uniqueness is exact (case-sensitive); a generated `balancer<id>` that a caller already took gets a
  *   `-2`, `-3`... suffix rather than a refusal;
@@ -44,13 +46,18 @@ export function presentNodeBalancer(record: NodeBalancerRecord): Record<string, 
   };
 }
 
-function addressesFor(id: number, region: string): Pick<NodeBalancerRecord, "ipv4" | "ipv6" | "hostname"> {
+function addressesFor(
+  id: number,
+  region: string,
+  subnet: number,
+): Pick<NodeBalancerRecord, "ipv4" | "ipv6" | "hostname"> {
   // Hosts .1 to .254 of each /24 of 198.18.0.0/16, in id order (wrapping after 65024 load balancers).
-  const n = (((id - 1001) % hostCount) + hostCount) % hostCount;
+  const k = (((id - 1001) % hostCount) + hostCount) % hostCount;
+  const n = (k + subnet * 254) % hostCount;
   const ipv4 = `198.18.${Math.floor(n / 254)}.${(n % 254) + 1}`;
   return {
     ipv4,
-    ipv6: `2001:db8:bb::${(n + 1).toString(16)}`,
+    ipv6: `2001:db8:bb::${(k + 1).toString(16)}`,
     hostname: `nb-${ipv4.replaceAll(".", "-")}.${region}.nodebalancer.example.net`,
   };
 }
@@ -101,7 +108,7 @@ function createNodeBalancer(context: HandlerContext): Reply {
     id,
     label: typeof body.label === "string" ? body.label : generatedLabel(context, id),
     region,
-    ...addressesFor(id, region),
+    ...addressesFor(id, region, context.state.balancerSubnet),
     client_conn_throttle:
       typeof body.client_conn_throttle === "number" ? body.client_conn_throttle : defaultThrottle,
     tags: tagsOf(body.tags),
@@ -127,11 +134,12 @@ function updateNodeBalancer(context: HandlerContext): Reply {
   return ok(presentNodeBalancer(record));
 }
 
-function deleteNodeBalancer(context: HandlerContext): Reply {
+async function deleteNodeBalancer(context: HandlerContext): Promise<Reply> {
   const record = findNodeBalancer(context);
   if (!record) return notFound();
   for (const config of configsOf(context, record.id)) {
     context.health.unwatch(config.id);
+    await context.dataPlane.stop(config.id);
     for (const node of nodesOf(context, config.id)) context.state.nodes.delete(node.id);
     context.state.configs.delete(config.id);
   }

@@ -7,7 +7,8 @@
  *
  * It refuses any target that is not the embedded or a loopback server (the stand-in means nothing elsewhere),
  * and never binds anything but a 127.168.0.0/16 address. A listener answers any request with a small HTTP 200
- * and closes, so `connection`, `http` and `http_body` (body `ok`) checks all see it up. Servers are unref'd:
+ * naming the node (`X-Conform-Node: <label>`, so a request sent through a load balancer shows which back-end
+ * served it) and closes, so `connection`, `http` and `http_body` (body `ok`) checks all see it up. Servers are unref'd:
  * a run that stops early is never kept alive by them.
  * @module
  */
@@ -27,8 +28,9 @@ export function loopbackStandIn(address: string): string | undefined {
   return `127.168.${match[1]}.${match[2]}`;
 }
 
-const reply =
-  "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok";
+/** The answer of a listening node: `ok`, naming the node in `X-Conform-Node` (which back-end a balancer chose). */
+const replyOf = (label: string) =>
+  `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Conform-Node: ${label}\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok`;
 
 function listenOn(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -89,7 +91,7 @@ export class ReferenceListenDriver implements ListenDriver {
       socket.on("close", () => sockets.delete(socket));
       socket.on("error", () => socket.destroy());
       // Answer the first bytes of a request (an HTTP check); a bare connection check just closes.
-      socket.once("data", () => socket.end(reply));
+      socket.once("data", () => socket.end(replyOf(node.label)));
       socket.setTimeout(5_000, () => socket.destroy());
     });
     await listenOn(server, host, node.port);
