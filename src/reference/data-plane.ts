@@ -27,6 +27,14 @@ export function balancerStandIn(ipv4: string): string | undefined {
   return `127.18.${match[1]}.${match[2]}`;
 }
 
+/**
+ * The loopback port a profile's port listens on: the same, but for a port below 1024, served 20000 higher (80 at
+ * 20080, 443 at 20443), since binding those needs privileges a test machine rarely gives.
+ */
+export function standInPort(port: number): number {
+  return port < 1024 ? port + 20000 : port;
+}
+
 /** The TLS material a listener serves. */
 export interface TlsMaterial {
   readonly cert: string;
@@ -77,7 +85,7 @@ export class DataPlane {
     const balancer = this.state.nodeBalancers.get(config.nodebalancer_id);
     const host = balancer ? balancerStandIn(balancer.ipv4) : undefined;
     if (this.#closed || !host || !this.behaviour.balancerListens()) return this.stop(config.id);
-    const where = `${host}:${config.port}`;
+    const where = `${host}:${standInPort(config.port)}`;
     let tls: TlsMaterial | undefined;
     if (config.protocol === "https" && config.ssl_cert && config.ssl_key) {
       tls = this.behaviour.tlsServed(this.#served.get(where), { cert: config.ssl_cert, key: config.ssl_key });
@@ -103,7 +111,7 @@ export class DataPlane {
       server.on("connection", track);
     } else server = createServer(forward);
     try {
-      await listenOn(server, host, config.port);
+      await listenOn(server, host, standInPort(config.port));
     } catch (error) {
       this.problems.set(config.id, `${where}: ${(error as Error).message}`);
       return;

@@ -173,10 +173,11 @@ export class ReferenceState {
   readonly types: ReadonlyMap<string, ComputeTypeRecord>;
   readonly user: User;
   /**
-   * The /24 of 198.18.0.0/16 this server's load balancers start in, drawn at start: their addresses' loopback
-   * stand-ins (data-plane.ts) then rarely meet those of another reference server on the same machine.
+   * The host of 198.18.0.0/16 (one of its 256 × 254 usable hosts) this server's load balancers start at, drawn at
+   * start: their addresses' loopback stand-ins (data-plane.ts), where profiles listen, then almost never meet those
+   * of another reference server on the same machine (tests run many at once).
    */
-  readonly balancerSubnet = randomInt(256);
+  readonly balancerOffset = randomInt(256 * 254);
   /** What the profile holds beyond the user: its display timezone (`updateProfile` changes it). */
   readonly profile = { timezone: "UTC" };
   readonly #next = { ...firstIds };

@@ -6,7 +6,7 @@
  * Where to connect: on the embedded server, and on a loopback target run with `--data-plane`, a balancer's
  * public 198.18.X.Y stands for the loopback 127.18.X.Y (the reference server's sandbox network, ARCHITECTURE.md;
  * written from there, not imported from `src/reference/`); on any other target run with `--data-plane`, the
- * address the target reports. Without `--data-plane` a base-URL target is never connected to, and the cases skip
+ * address the target reports. A stand-in serves a port below 1024 20000 higher ({@link endpointOf}). Without `--data-plane` a base-URL target is never connected to, and the cases skip
  * with the reason. Every connection is bounded in time and in bytes read.
  * @module
  */
@@ -34,6 +34,14 @@ export function balancerStandIn(ipv4: string): string | undefined {
   const match = /^198\.18\.(\d{1,3})\.(\d{1,3})$/.exec(ipv4);
   if (!match || Number(match[1]) > 255 || Number(match[2]) > 255) return undefined;
   return `127.18.${match[1]}.${match[2]}`;
+}
+
+/**
+ * Where a port of a balancer is reached: on a loopback stand-in (127.18.X.Y) a port below 1024 is served 20000
+ * higher (80 at 20080: binding it needs privileges), elsewhere the port itself.
+ */
+export function endpointOf(host: string, port: number): { readonly host: string; readonly port: number } {
+  return { host, port: host.startsWith("127.18.") && port < 1024 ? port + 20000 : port };
 }
 
 /** How this run reaches load balancers (`suiteOptions.dataPlane`, set by `--data-plane`). */
@@ -98,9 +106,8 @@ export async function requestThrough(
   options: { readonly tls?: boolean; readonly timeoutMs?: number } = {},
 ): Promise<PlaneAnswer> {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const socket = options.tls
-    ? tlsConnect({ host, port, rejectUnauthorized: false })
-    : tcpConnect({ host, port });
+  const at = endpointOf(host, port);
+  const socket = options.tls ? tlsConnect({ ...at, rejectUnauthorized: false }) : tcpConnect(at);
   const request = `GET / HTTP/1.1\r\nHost: ${host}:${port}\r\nConnection: close\r\n\r\n`;
   const { connected, text, error } = await settle(socket as Socket, timeoutMs, (open) => open.write(request));
   const head = /^HTTP\/1\.[01] (\d{3})[^\r\n]*\r\n([\s\S]*?)\r\n\r\n/.exec(text);
@@ -122,7 +129,7 @@ export async function portAccepts(
   port: number,
   timeoutMs = defaultTimeoutMs,
 ): Promise<{ accepted: boolean; summary: string }> {
-  const socket = tcpConnect({ host, port });
+  const socket = tcpConnect(endpointOf(host, port));
   const { connected, error } = await settle(socket, timeoutMs, (open) => open.destroy());
   return {
     accepted: connected,
@@ -136,7 +143,7 @@ export async function presentedFingerprint(
   port: number,
   timeoutMs = defaultTimeoutMs,
 ): Promise<{ fingerprint: string | undefined; summary: string }> {
-  const socket: TLSSocket = tlsConnect({ host, port, rejectUnauthorized: false });
+  const socket: TLSSocket = tlsConnect({ ...endpointOf(host, port), rejectUnauthorized: false });
   let fingerprint: string | undefined;
   const { connected, error } = await settle(socket as unknown as Socket, timeoutMs, () => {
     fingerprint = socket.getPeerCertificate()?.fingerprint256 || undefined;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeTlsPair } from "../../src/generators/certificates.ts";
 import { defaultBehaviour } from "../../src/reference/behaviour.ts";
 import { computeTypes, regions } from "../../src/reference/catalogue.ts";
-import { balancerStandIn, DataPlane } from "../../src/reference/data-plane.ts";
+import { balancerStandIn, DataPlane, standInPort } from "../../src/reference/data-plane.ts";
 import { type ConfigRecord, type NodeRecord, ReferenceState } from "../../src/reference/state.ts";
 import {
   fingerprintOf,
@@ -34,10 +34,10 @@ async function backEnd(host: string, name: string): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
-/** A state with one load balancer (on a /24 drawn like the server's) and one profile on a free port. */
+/** A state with one load balancer (on the host the server drew) and one profile on a free port. */
 async function setup(protocol: "http" | "https" = "http", tls?: { cert: string; key: string }) {
   const state = new ReferenceState({ regions, types: computeTypes }, user);
-  const ipv4 = `198.18.${state.balancerSubnet}.${1 + Math.floor(Math.random() * 250)}`;
+  const ipv4 = `198.18.${Math.floor(state.balancerOffset / 254)}.${(state.balancerOffset % 254) + 1}`;
   state.nodeBalancers.set(1001, {
     id: 1001,
     label: "b",
@@ -91,6 +91,18 @@ describe("balancerStandIn", () => {
     ["198.18.256.1", undefined],
   ])("%s -> %s", (address, expected) => {
     expect(balancerStandIn(address)).toBe(expected);
+  });
+});
+
+describe("standInPort", () => {
+  it.each([
+    [80, 20080],
+    [443, 20443],
+    [1023, 21023],
+    [1024, 1024],
+    [8443, 8443],
+  ])("a profile on port %i listens on %i", (port, at) => {
+    expect(standInPort(port)).toBe(at);
   });
 });
 

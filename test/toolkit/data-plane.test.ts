@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CaseContext } from "../../src/runner/suite-api.ts";
-import { balancerStandIn, dataPlane } from "../../src/toolkit/data-plane.ts";
+import { balancerStandIn, dataPlane, endpointOf } from "../../src/toolkit/data-plane.ts";
 
 /** Only what `dataPlane` reads of a case's context. */
 function contextFor(baseUrl: string, embedded: boolean, options: Record<string, unknown> = {}): CaseContext {
@@ -28,6 +28,15 @@ describe("dataPlane: where a run reaches a load balancer", () => {
       expect(plane.unavailable).toBeUndefined();
       expect(plane.hostFor(ipv4)).toBe(expected);
     }
+  });
+
+  it.each([
+    ["127.18.3.1", 80, 20080],
+    ["127.18.3.1", 443, 20443],
+    ["127.18.3.1", 8080, 8080],
+    ["203.0.113.5", 80, 80],
+  ])("reaches %s port %i at port %i (a stand-in serves ports below 1024 20000 higher)", (host, port, at) => {
+    expect(endpointOf(host, port)).toEqual({ host, port: at });
   });
 
   it("maps only 198.18.X.Y to its stand-in", () => {

@@ -6,8 +6,8 @@
  * - addresses come from the load balancer's id, so they are unique and sequential without a counter: the
  *   k-th load balancer (ids start at 1001) gets the k-th host of 198.18.0.0/16 (the lower half of the
  *   198.18.0.0/15 benchmark range stands in for public addresses; instances use the upper half), counted from
- *   the /24 the server drew at start (`state.balancerSubnet` R), skipping hosts ending in .0 and .255:
- *   198.18.R.1 ... 198.18.R.254, 198.18.R+1.1 ...; IPv6 is 2001:db8:bb::<k in hex>; the public IPv4
+ *   the host the server drew at start (`state.balancerOffset`), skipping hosts ending in .0 and .255:
+ *   198.18.R.Q, then the next host ...; IPv6 is 2001:db8:bb::<k in hex>; the public IPv4
  *   198.18.X.Y stands for the loopback address 127.18.X.Y, where the profiles listen (data-plane.ts);
  *   the hostname is `nb-<ipv4 with dashes>.<region>.nodebalancer.example.net`;
  * - label uniqueness is exact (case-sensitive); a generated `balancer<id>` that a caller already took gets a
@@ -49,11 +49,11 @@ export function presentNodeBalancer(record: NodeBalancerRecord): Record<string, 
 function addressesFor(
   id: number,
   region: string,
-  subnet: number,
+  offset: number,
 ): Pick<NodeBalancerRecord, "ipv4" | "ipv6" | "hostname"> {
-  // Hosts .1 to .254 of each /24 of 198.18.0.0/16, in id order (wrapping after 65024 load balancers).
+  // Hosts .1 to .254 of each /24 of 198.18.0.0/16, in id order from the drawn host (wrapping after 65024).
   const k = (((id - 1001) % hostCount) + hostCount) % hostCount;
-  const n = (k + subnet * 254) % hostCount;
+  const n = (k + offset) % hostCount;
   const ipv4 = `198.18.${Math.floor(n / 254)}.${(n % 254) + 1}`;
   return {
     ipv4,
@@ -108,7 +108,7 @@ function createNodeBalancer(context: HandlerContext): Reply {
     id,
     label: typeof body.label === "string" ? body.label : generatedLabel(context, id),
     region,
-    ...addressesFor(id, region, context.state.balancerSubnet),
+    ...addressesFor(id, region, context.state.balancerOffset),
     client_conn_throttle:
       typeof body.client_conn_throttle === "number" ? body.client_conn_throttle : defaultThrottle,
     tags: tagsOf(body.tags),
