@@ -205,22 +205,27 @@ describe("command driver", () => {
     expect(output.at(-1)).toMatch(/^web-2: command ended \((signal SIGTERM|exit 143)\)$/);
   });
 
-  it("kills a command that ignores SIGTERM after the grace period, whole process group included", async () => {
-    const driver = new CommandListenDriver({
-      template: `${JSON.stringify(process.execPath)} -e "process.on('SIGTERM', () => {}); console.log('pid ' + process.pid); setInterval(() => {}, 1000)"`,
-      graceMs: 200,
-    });
-    const listener = await driver.listen({ address: "192.168.9.9", port: 80, label: "stubborn" });
-    const line = (
-      await outputUntil(driver, (lines) => lines.some((entry) => entry.startsWith("stubborn [out] pid ")))
-    ).find((entry) => entry.startsWith("stubborn [out] pid "));
-    const pid = Number(line?.split(" ").at(-1));
-    expect(pid).toBeGreaterThan(0);
-    await listener.stop();
-    expect(driver.takeOutput().at(-1)).toMatch(/^stubborn: command ended/);
-    // The process that ignored SIGTERM is gone.
-    expect(alive(pid)).toBe(false);
-  });
+  const stubborn = `${JSON.stringify(process.execPath)} -e "process.on('SIGTERM', () => {}); console.log('pid ' + process.pid); setInterval(() => {}, 1000)"`;
+  it.each([
+    ["the command itself", stubborn],
+    // The shell stays (a second command follows), ends on SIGTERM, and leaves the stubborn process in its group.
+    ["a process the command's shell started", `${stubborn}; true`],
+  ])(
+    "kills %s ignoring SIGTERM after the grace period, whole process group included",
+    async (_name, template) => {
+      const driver = new CommandListenDriver({ template, graceMs: 200 });
+      const listener = await driver.listen({ address: "192.168.9.9", port: 80, label: "stubborn" });
+      const line = (
+        await outputUntil(driver, (lines) => lines.some((entry) => entry.startsWith("stubborn [out] pid ")))
+      ).find((entry) => entry.startsWith("stubborn [out] pid "));
+      const pid = Number(line?.split(" ").at(-1));
+      expect(pid).toBeGreaterThan(0);
+      await listener.stop();
+      expect(driver.takeOutput().at(-1)).toMatch(/^stubborn: command ended/);
+      // The process that ignored SIGTERM is gone.
+      expect(alive(pid)).toBe(false);
+    },
+  );
 
   it("reports a command that ends by itself, with its exit code", async () => {
     const driver = new CommandListenDriver({ template: "echo once; exit 3" });

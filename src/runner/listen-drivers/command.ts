@@ -48,6 +48,19 @@ export function fillTemplate(template: string, node: ListenNode): string {
  * Signals the command's whole process group (the shell and whatever it started): the shell may be gone while a
  * process it started still holds the output pipes, so the group is signalled whatever the shell's own state.
  */
+/** Whether any process of the child's group is still there (a zombie counts until it is reaped). */
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined) return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
@@ -133,10 +146,18 @@ export class CommandListenDriver implements ListenDriver {
           node,
           stop: () => {
             stopped ??= (async () => {
+              const asked = performance.now();
               killGroup(child, "SIGTERM");
               const timer = setTimeout(() => killGroup(child, "SIGKILL"), this.#graceMs);
               await exited;
               clearTimeout(timer);
+              // The command's shell may end on SIGTERM while what it started ignores it: the rest of the group
+              // gets what is left of the grace period, then SIGKILL, and a short bounded wait to be gone.
+              if (groupAlive(child)) {
+                await pause(Math.max(0, this.#graceMs - (performance.now() - asked)));
+                killGroup(child, "SIGKILL");
+                for (let tries = 0; tries < 20 && groupAlive(child); tries += 1) await pause(25);
+              }
               this.#open.delete(listener);
             })();
             return stopped;
