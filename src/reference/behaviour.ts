@@ -33,6 +33,8 @@ export interface ReferenceBehaviour {
   tlsServed: <T>(previous: T | undefined, configured: T) => T;
   /** May one more request go in a rate-limit window that has counted `count` of `limit`? */
   withinRateLimit: (count: number, limit: number) => boolean;
+  /** Does a `started` event of this action become `finished` when what it records is done (events.ts)? */
+  eventFinishes: (action: string) => boolean;
 }
 
 export function defaultBehaviour(): ReferenceBehaviour {
@@ -47,5 +49,6 @@ export function defaultBehaviour(): ReferenceBehaviour {
     forwardsTo: (nodes) => nodes.filter((node) => node.status === "UP"),
     tlsServed: (_previous, configured) => configured,
     withinRateLimit: (count, limit) => count < limit,
+    eventFinishes: () => true,
   };
 }

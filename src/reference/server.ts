@@ -131,7 +131,7 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     state,
     clock,
     timeScale,
-    events: new ReferenceEvents(state, clock),
+    events: new ReferenceEvents(state, clock, behaviour),
     health,
     dataPlane,
     limiter: new RateLimiter(

@@ -84,6 +84,8 @@ export interface InstanceRecord {
   updated: string;
   /** Pending lifecycle timer, cancelled on delete or a new action. */
   timer?: NodeJS.Timeout;
+  /** The `started` event of the power action the timer ends (finished when it ends, failed when cancelled). */
+  pendingEvent?: EventRecord;
 }
 
 export interface IpRecord {
@@ -143,7 +145,7 @@ export interface EventRecord {
   username: string;
   seen: boolean;
   read: boolean;
-  status: "finished" | "started" | "notification";
+  status: "failed" | "finished" | "started" | "notification";
   entity: { id: number | string; label: string; type: string; url: string } | null;
   percent_complete: number | null;
 }

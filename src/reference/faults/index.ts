@@ -4,6 +4,7 @@
  * @module
  */
 import { ConfigError } from "../../core/errors.ts";
+import { eventFaults } from "./event-faults.ts";
 import { listFaults } from "./list-faults.ts";
 import { protocolFaults } from "./protocol-faults.ts";
 import type { Fault } from "./types.ts";
@@ -11,7 +12,7 @@ import { workflowFaults } from "./workflow-faults.ts";
 
 export type { Fault, FaultTarget } from "./types.ts";
 
-const all: readonly Fault[] = [...workflowFaults, ...listFaults, ...protocolFaults];
+const all: readonly Fault[] = [...workflowFaults, ...eventFaults, ...listFaults, ...protocolFaults];
 
 export const faultRegistry: ReadonlyMap<string, Fault> = new Map(all.map((fault) => [fault.id, fault]));
 

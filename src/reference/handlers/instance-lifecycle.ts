@@ -20,11 +20,15 @@
  * private address, boot) run without polling; the boot takes over the provisioning timer. A new action always
  * cancels the pending timer, so the last action wins.
  *
+ * Each accepted action records its event (`compute_boot`, `compute_shutdown`, `compute_reboot`; creation with
+ * booted true boots too, so it records `compute_boot` when provisioning ends) as `started`, ended `finished` when
+ * the instance reaches the step's end status and `failed` when a new action or a delete cancels the step.
+ *
  * Timer callbacks hold only the server's services (never a request context: a create's body holds root_pass).
  * @module
  */
 import type { HandlerContext } from "../context.ts";
-import { isoSeconds } from "../events.ts";
+import { type EventEntity, isoSeconds } from "../events.ts";
 import type { InstanceRecord, InstanceStatus } from "../state.ts";
 
 /** Real-time delays in ms (multiplied by the server's time scale). */
@@ -42,7 +46,18 @@ export interface LifecycleServices {
   readonly state: HandlerContext["state"];
   readonly clock: HandlerContext["clock"];
   readonly health: HandlerContext["health"];
+  readonly events: HandlerContext["events"];
   readonly timeScale: number;
+}
+
+/** The instance as an event names it. */
+export function instanceEntity(instance: InstanceRecord): EventEntity {
+  return {
+    id: instance.id,
+    label: instance.label,
+    type: "compute",
+    url: `/v4/compute/instances/${instance.id}`,
+  };
 }
 
 interface Step {
@@ -86,7 +101,8 @@ const transitions: Readonly<Record<PowerAction, Readonly<Record<InstanceStatus, 
 };
 
 export function lifecycleServices(context: HandlerContext): LifecycleServices {
-  return { state: context.state, clock: context.clock, health: context.health, timeScale: context.timeScale };
+  const { state, clock, health, events, timeScale } = context;
+  return { state, clock, health, events, timeScale };
 }
 
 /** Sets a status, stamps `updated` and lets back-end nodes on this instance follow it. */
@@ -100,9 +116,12 @@ export function setStatus(
   services.health.instanceChanged(instance.id);
 }
 
-export function cancelLifecycle(instance: InstanceRecord): void {
+/** Cancels the pending step: its event, if any, has failed. */
+export function cancelLifecycle(services: LifecycleServices, instance: InstanceRecord): void {
   clearTimeout(instance.timer);
   instance.timer = undefined;
+  if (instance.pendingEvent) services.events.end(instance.pendingEvent, "failed");
+  instance.pendingEvent = undefined;
 }
 
 /** Replaces the pending timer: `then` runs after the scaled delay if the instance still exists. */
@@ -112,7 +131,7 @@ function schedule(
   delay: keyof typeof lifecycleDelaysMs,
   then: () => void,
 ): void {
-  cancelLifecycle(instance);
+  cancelLifecycle(services, instance);
   const timer = setTimeout(() => {
     if (instance.timer !== timer) return;
     instance.timer = undefined;
@@ -122,9 +141,16 @@ function schedule(
   instance.timer = timer;
 }
 
-function run(services: LifecycleServices, instance: InstanceRecord, step: Step): void {
+/** Runs a step of `action`, its event `started` now and `finished` when the instance reaches the step's end. */
+function run(services: LifecycleServices, instance: InstanceRecord, step: Step, action: PowerAction): void {
   setStatus(services, instance, step.via);
-  schedule(services, instance, step.delay, () => setStatus(services, instance, step.end));
+  schedule(services, instance, step.delay, () => {
+    const event = instance.pendingEvent;
+    instance.pendingEvent = undefined;
+    setStatus(services, instance, step.end);
+    if (event) services.events.end(event, "finished");
+  });
+  instance.pendingEvent = services.events.record(`compute_${action}`, instanceEntity(instance), "started");
 }
 
 /** Starts a new instance's lifecycle: provisioning, then offline or booting → running. */
@@ -135,7 +161,7 @@ export function startProvisioning(
 ): void {
   setStatus(services, instance, "provisioning");
   schedule(services, instance, "provisioning", () => {
-    if (booted) run(services, instance, booting);
+    if (booted) run(services, instance, booting, "boot");
     else setStatus(services, instance, "offline");
   });
 }
@@ -148,6 +174,6 @@ export function applyPowerAction(
 ): string | undefined {
   const step = transitions[action][instance.status];
   if (typeof step === "string") return step;
-  run(services, instance, step);
+  run(services, instance, step, action);
   return undefined;
 }

@@ -25,13 +25,13 @@ import {
 } from "../address-pool.ts";
 import type { HandlerContext, HandlerMap } from "../context.ts";
 import { notFound } from "../errors.ts";
-import type { EventEntity } from "../events.ts";
 import { type ApiErrorItem, badRequest, fieldError, ok, type Reply } from "../http/reply.ts";
 import { isStrongPassword } from "../password-strength.ts";
 import type { InstanceRecord, ReferenceState } from "../state.ts";
 import {
   applyPowerAction,
   cancelLifecycle,
+  instanceEntity,
   lifecycleServices,
   type PowerAction,
   setStatus,
@@ -73,15 +73,6 @@ export function presentInstance(instance: InstanceRecord, state: ReferenceState)
     created: instance.created,
     updated: instance.updated,
     hypervisor: instance.hypervisor,
-  };
-}
-
-function entity(instance: InstanceRecord): EventEntity {
-  return {
-    id: instance.id,
-    label: instance.label,
-    type: "compute",
-    url: `/v4/compute/instances/${instance.id}`,
   };
 }
 
@@ -157,7 +148,7 @@ function createInstance(context: HandlerContext): Reply {
   state.instances.set(id, instance);
   state.ips.set(publicAddress, publicIpv4Record(publicAddress, id, region));
   startProvisioning(lifecycleServices(context), instance, body.booted !== false);
-  context.events.record("compute_create", entity(instance));
+  context.events.record("compute_create", instanceEntity(instance));
   return ok(presentInstance(instance, state));
 }
 
@@ -172,7 +163,7 @@ function updateInstance(context: HandlerContext): Reply {
   if (has(body, "group")) instance.group = text(body.group) ?? "";
   if (has(body, "tags")) instance.tags = texts(body.tags);
   instance.updated = timestamp(context);
-  context.events.record("compute_update", entity(instance));
+  context.events.record("compute_update", instanceEntity(instance));
   return ok(presentInstance(instance, context.state));
 }
 
@@ -180,14 +171,14 @@ function deleteInstance(context: HandlerContext): Reply {
   const instance = findInstance(context);
   if (!instance) return notFound();
   const { state } = context;
-  cancelLifecycle(instance);
+  cancelLifecycle(lifecycleServices(context), instance);
   // While the record still lists its addresses, so health finds the nodes on it and sees it not running.
   setStatus(lifecycleServices(context), instance, "offline");
   for (const [address, ip] of state.ips) {
     if (ip.compute_id === instance.id) state.ips.delete(address);
   }
   state.instances.delete(instance.id);
-  context.events.record("compute_delete", entity(instance));
+  context.events.record("compute_delete", instanceEntity(instance));
   return ok({});
 }
 
@@ -196,8 +187,8 @@ function powerAction(action: PowerAction) {
     const instance = findInstance(context);
     if (!instance) return notFound();
     const refused = applyPowerAction(lifecycleServices(context), instance, action);
+    // The action's event (started, then finished) is recorded by the lifecycle step it starts.
     if (refused !== undefined) return badRequest([{ reason: refused }]);
-    context.events.record(`compute_${action}`, entity(instance));
     return ok({});
   };
 }
