@@ -83,7 +83,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("http", { type: "boolean", default: false, describe: "Serve plain HTTP instead of HTTPS" })
       .option("token", {
         type: "string",
-        describe: "Fix the ready personal access token (default: 64 random hex characters)",
+        describe:
+          "Fix the ready personal access token: at least 8 characters, no spaces (default: 64 random hex characters)",
       })
       .option("time-scale", {
         type: "number",
