@@ -7,8 +7,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { labelMatches } from "../../src/runner/leftovers.ts";
+import { cli } from "../helpers/cli.ts";
 import { leftovers, nothingLeft as nothing, cliToken as token, useCliRuns } from "../helpers/cli-runs.ts";
 
 const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
@@ -140,6 +141,19 @@ describe("conform cleanup", () => {
     const refused = conform(["cleanup", "--base-url", server.baseUrl, ...withToken]);
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toMatch(message);
+  });
+
+  it("without any token, says no token was given (exit 2) before asking the target", async () => {
+    vi.stubEnv("CONFORM_TOKEN", "");
+    try {
+      // Port 9 (discard) answers nothing: the message cannot come from the target.
+      const refused = await cli(["cleanup", "--base-url", "http://127.0.0.1:9/v4", "--prefix", "conform"]);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/^conform: no token given: set CONFORM_TOKEN, or give --token-env VAR/);
+      expect(refused.out).toBe("");
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it("an unreachable target is exit 2", async () => {

@@ -3,8 +3,8 @@
  * load balancers with their profiles and nodes, instances, OAuth clients, personal access tokens) and deletes
  * it, children first; `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
  * a run's report.json (`--from-report`, which also gives the target's base URL). Exit 0 when nothing is left (or the dry run listed), 1 when
- * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, target unreachable,
- * token refused).
+ * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, no token, target
+ * unreachable, token refused).
  * @module
  */
 import { readFileSync } from "node:fs";
@@ -84,9 +84,17 @@ function builder(yargs: Argv) {
 
 type CleanupArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
 
-function readToken(args: CleanupArgs, env: NodeJS.ProcessEnv): string | undefined {
+/** The token to list and delete with: every operation the cleanup calls needs one, so none at all is refused. */
+function readToken(args: CleanupArgs, env: NodeJS.ProcessEnv): string {
   const name = args["token-env"];
-  if (name === undefined) return args.token ?? (env.CONFORM_TOKEN || undefined);
+  if (name === undefined) {
+    const token = args.token ?? (env.CONFORM_TOKEN || undefined);
+    if (token === undefined)
+      throw new ConfigError(
+        "no token given: set CONFORM_TOKEN, or give --token-env VAR (the cleanup lists and deletes with it)",
+      );
+    return token;
+  }
   const token = env[name];
   if (!token) throw new ConfigError(`--token-env ${name}: that environment variable is empty or unset`);
   return token;
@@ -143,6 +151,7 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
   builder: builder as unknown as CommandModule<object, CleanupArgs>["builder"],
   handler: async (args) => {
     const whose = whoseLeftovers(args);
+    const token = readToken(args, process.env);
     const baseUrl = whose.baseUrl.replace(/\/$/, "");
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new ConfigError(`--base-url ${baseUrl} is not an http(s) URL`);
@@ -152,7 +161,7 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
     );
     const report = await cleanLeftovers({
       baseUrl,
-      token: readToken(args, process.env),
+      token,
       prefix: whose.prefix,
       dryRun: args["dry-run"],
       ca: readCa(args.ca),
