@@ -14,7 +14,7 @@ import { ExitCode } from "../../core/exit-codes.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
 import { cleanLeftovers } from "../../runner/leftovers.ts";
-import { checkNumbers } from "../options.ts";
+import { checkNumbers, plainNumber } from "../options.ts";
 
 function builder(yargs: Argv) {
   return yargs
@@ -55,7 +55,7 @@ function builder(yargs: Argv) {
       default: false,
       describe: "Do not verify the target's TLS certificate",
     })
-    .option("timeout", { type: "number", default: 30_000, describe: "Per-request timeout, in ms" })
+    .option("timeout", { coerce: plainNumber, default: 30_000, describe: "Per-request timeout, in ms" })
     .check((args) => {
       if (args.token !== undefined && args["token-env"] !== undefined)
         throw new ConfigError("give --token or --token-env, not both");
