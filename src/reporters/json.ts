@@ -113,7 +113,9 @@ export interface JsonReport {
   /**
    * True when every planned case ran to its end. False for an interrupted run (SIGINT, SIGTERM: its counts,
    * `interrupted` cases and cleanup are here) and for one that stopped before the engine said it finished (crash,
-   * kill, a second signal: then `cleanup` and `exitCode` are null, and what is here is all there is).
+   * kill, a second signal: then `cleanup` is null, and what is here is all there is). `exitCode` is null only for a
+   * run that never said how it ended (crash, kill); a second signal gives its own (130, 143) and counts the cases
+   * still running (`unfinishedCases`) as interrupted.
    */
   readonly complete: boolean;
   readonly exitCode: number | null;
@@ -267,7 +269,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
     runId: started.runId,
     status: record.status,
     complete: record.complete,
-    exitCode: finished?.exitCode ?? null,
+    exitCode: finished?.exitCode ?? record.abandonedWith ?? null,
     startedAt: started.startedAt,
     finishedAt: finished?.finishedAt ?? null,
     durationMs: finished?.durationMs ?? null,
@@ -367,8 +369,9 @@ export function createJsonReporter(options: ReporterOptions, _own: JsonReporterO
       if (!record.started) return;
       await writeReportFile(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started));
     },
-    abandon() {
+    abandon(exitCode) {
       if (!record.started) return [];
+      record.abandon(exitCode);
       return [
         writeReportFileSync(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started)),
       ];

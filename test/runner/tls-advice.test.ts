@@ -29,8 +29,16 @@ describe("transportReason", () => {
       ),
       /^self-signed certificate \(its TLS certificate is not trusted: give --ca FILE .* or --insecure\)$/,
     ],
-    ["a refused connection, as it is", failure("connect ECONNREFUSED 127.0.0.1:9", "ECONNREFUSED"), "connect ECONNREFUSED 127.0.0.1:9"],
-    ["a message over several lines, on one line", failure("first line\n  second line\n"), "first line second line"],
+    [
+      "a refused connection, as it is",
+      failure("connect ECONNREFUSED 127.0.0.1:9", "ECONNREFUSED"),
+      "connect ECONNREFUSED 127.0.0.1:9",
+    ],
+    [
+      "a message over several lines, on one line",
+      failure("first line\n  second line\n"),
+      "first line second line",
+    ],
   ])("%s", (_name, error, reason) => {
     const said = transportReason(error);
     expect(said).not.toContain("\n");

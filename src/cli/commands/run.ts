@@ -401,7 +401,7 @@ export async function runWithReporters(
       caFile: config.caFile,
       insecure: config.insecure,
     },
-    entries: () => ledger.left(),
+    ledger: () => ledger.left(),
     reporters,
     write: (text) => process.stderr.write(text),
     exit: (code) => process.exit(code),

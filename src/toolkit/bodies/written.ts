@@ -152,7 +152,9 @@ function makesDeletable(t: CaseContext, operation: OperationInfo): boolean {
     : createdResource(t, operation)?.operation;
   return (
     !!made &&
-    t.spec.operations.all().some((other) => other.method === "delete" && other.pathTemplate === made.pathTemplate)
+    t.spec.operations
+      .all()
+      .some((other) => other.method === "delete" && other.pathTemplate === made.pathTemplate)
   );
 }
 
@@ -161,10 +163,18 @@ function makesDeletable(t: CaseContext, operation: OperationInfo): boolean {
  * named nothing (no id, no `Location`) goes on it as unidentified, by the label in `sent` (the body the suite sent,
  * as an object or as text), for the end of the run to list and `conform cleanup` to find.
  */
-export function registerWritten(t: CaseContext, operation: OperationInfo, where: Written, sent?: unknown): void {
+export function registerWritten(
+  t: CaseContext,
+  operation: OperationInfo,
+  where: Written,
+  sent?: unknown,
+): void {
   if (!where.resourcePath) {
     if (makesDeletable(t, operation))
-      t.cleanupUnidentified(`${operation.operationId} created something its answer did not name`, labelOf(sent));
+      t.cleanupUnidentified(
+        `${operation.operationId} created something its answer did not name`,
+        labelOf(sent),
+      );
     return;
   }
   if (!t.spec.operations.match("DELETE", where.resourcePath)) return;
