@@ -27,7 +27,7 @@ import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.1.0";
+export const reportSchemaVersion = "2.2.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -161,7 +161,10 @@ export interface JsonReport {
   /** `--shard i/n`: which shard of the selection this run is. */
   readonly shard: { readonly index: number; readonly count: number } | null;
   /** A merged run: the shards it was made from. */
-  readonly mergedFrom: readonly { readonly runId: string; readonly shard: number | null }[] | null;
+  /** A merged run: each shard's run id, index and label prefix (labelPrefix since 2.2.0). */
+  readonly mergedFrom:
+    | readonly { readonly runId: string; readonly shard: number | null; readonly labelPrefix?: string }[]
+    | null;
   /** `--baseline`: the groups known, new and fixed against it. */
   readonly baseline: BaselineComparison | null;
   readonly suites: readonly JsonSuite[];

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readReportTarget } from "../../src/cli/commands/cleanup.ts";
 import { cli } from "../helpers/cli.ts";
 
 const schema = JSON.parse(
@@ -59,6 +60,13 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(merged.mergedFrom.map((one: Report) => one.shard)).toEqual([1, 2]);
   });
 
+  it("keeps every shard's label prefix, so conform cleanup --from-report covers every shard", () => {
+    const prefixes = [read(join(root, "s1")).labelPrefix, read(join(root, "s2")).labelPrefix];
+    expect(prefixes[0]).not.toBe(prefixes[1]);
+    expect(merged.mergedFrom.map((one: Report) => one.labelPrefix)).toEqual(prefixes);
+    expect(readReportTarget(join(root, "merged", "latest", "report.json")).prefixes).toEqual(prefixes);
+  });
+
   it("writes every reporter's output again, report.json valid against its schema", () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats.default(ajv);
@@ -66,7 +74,7 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(ajv.errors ?? []).toEqual([]);
     for (const file of ["junit.xml", "report.html", "summary.md"])
       expect(existsSync(join(root, "merged", "latest", file)), file).toBe(true);
-    expect(mergeResult.out).toMatch(/PASSED\s+66 passed, 1 skipped \(67 cases\)/);
+    expect(mergeResult.out).toMatch(/PASSED\s+71 passed, 1 skipped \(72 cases\)/);
   });
 
   it.each([

@@ -2,7 +2,8 @@
  * `conform cleanup`: finds what runs left behind on a target (resources whose label starts with the run prefix:
  * load balancers with their profiles and nodes, instances, OAuth clients, personal access tokens) and deletes
  * it, children first; `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
- * a run's report.json (`--from-report`, which also gives the target's base URL). Exit 0 when nothing is left (or the dry run listed), 1 when
+ * a run's report.json (`--from-report`, which also gives the target's base URL; a merged report gives every shard's
+ * prefix, each cleaned in turn). Exit 0 when nothing is left (or the dry run listed), 1 when
  * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, no token, target
  * unreachable, token refused).
  * @module
@@ -13,7 +14,7 @@ import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
-import { cleanLeftovers } from "../../runner/leftovers.ts";
+import { cleanLeftovers, type Leftover } from "../../runner/leftovers.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 
 function builder(yargs: Argv) {
@@ -109,28 +110,48 @@ function readCa(path: string | undefined): string | undefined {
   }
 }
 
-/** What a report.json says of a run's labels and target (any 1.x report; before 1.1 the prefix is derived). */
-export function readReportTarget(path: string): { prefix: string; baseUrl: string; embedded: boolean } {
-  let report: { runId?: unknown; labelPrefix?: unknown; target?: { baseUrl?: unknown; embedded?: unknown } };
+/**
+ * What a report.json says of a run's labels and target (any 1.x or 2.x report; before 1.1 the prefix is derived from
+ * the run id). A merged report (`conform merge-reports`) gives every shard's prefix: each shard labelled its own.
+ */
+export function readReportTarget(path: string): { prefixes: string[]; baseUrl: string; embedded: boolean } {
+  let report: {
+    runId?: unknown;
+    labelPrefix?: unknown;
+    target?: { baseUrl?: unknown; embedded?: unknown };
+    mergedFrom?: unknown;
+  };
   try {
     report = JSON.parse(readFileSync(path, "utf8")) as typeof report;
   } catch (error) {
     throw new ConfigError(`--from-report ${path} cannot be read as JSON: ${(error as Error).message}`);
   }
-  const prefix =
-    typeof report.labelPrefix === "string"
-      ? report.labelPrefix
-      : typeof report.runId === "string"
-        ? labelPrefixOf(runConfigDefaults.labelPrefix, report.runId)
+  const prefixOf = (labelPrefix: unknown, runId: unknown) =>
+    typeof labelPrefix === "string"
+      ? labelPrefix
+      : typeof runId === "string"
+        ? labelPrefixOf(runConfigDefaults.labelPrefix, runId)
         : undefined;
+  const prefix = prefixOf(report.labelPrefix, report.runId);
   const baseUrl = report.target?.baseUrl;
   if (prefix === undefined || typeof baseUrl !== "string")
     throw new ConfigError(`--from-report ${path} is not a conform report (no labelPrefix, runId or target)`);
-  return { prefix, baseUrl, embedded: report.target?.embedded === true };
+  // A shard entry before 2.2 has no labelPrefix: its run id gives it (with the default stem).
+  const shards = Array.isArray(report.mergedFrom)
+    ? report.mergedFrom.flatMap((shard: { labelPrefix?: unknown; runId?: unknown }) => {
+        const one = prefixOf(shard?.labelPrefix, shard?.runId);
+        return one === undefined ? [] : [one];
+      })
+    : [];
+  return {
+    prefixes: [...new Set(shards.length > 0 ? shards : [prefix])],
+    baseUrl,
+    embedded: report.target?.embedded === true,
+  };
 }
 
-/** The label prefix and base URL the arguments name. */
-function whoseLeftovers(args: CleanupArgs): { prefix: string; baseUrl: string } {
+/** The label prefixes (one, or a merged report's shards') and base URL the arguments name. */
+function whoseLeftovers(args: CleanupArgs): { prefixes: string[]; baseUrl: string } {
   const fromReport = args["from-report"];
   if (fromReport !== undefined) {
     const report = readReportTarget(fromReport);
@@ -138,11 +159,11 @@ function whoseLeftovers(args: CleanupArgs): { prefix: string; baseUrl: string } 
       throw new ConfigError(
         `--from-report ${fromReport}: that run's target was the embedded reference server, gone with the run (nothing to clean); give --base-url to clean another target`,
       );
-    return { prefix: report.prefix, baseUrl: args["base-url"] ?? report.baseUrl };
+    return { prefixes: report.prefixes, baseUrl: args["base-url"] ?? report.baseUrl };
   }
   const prefix =
     args.run !== undefined ? labelPrefixOf(runConfigDefaults.labelPrefix, args.run) : args.prefix;
-  return { prefix: prefix ?? "", baseUrl: args["base-url"] ?? "" };
+  return { prefixes: [prefix ?? ""], baseUrl: args["base-url"] ?? "" };
 }
 
 export const cleanupCommand: CommandModule<object, CleanupArgs> = {
@@ -156,19 +177,28 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new ConfigError(`--base-url ${baseUrl} is not an http(s) URL`);
     const write = (line: string) => process.stdout.write(`${line}\n`);
-    write(
-      `conform cleanup → ${baseUrl}  prefix ${whose.prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
-    );
-    const report = await cleanLeftovers({
-      baseUrl,
-      token,
-      prefix: whose.prefix,
-      dryRun: args["dry-run"],
-      ca: readCa(args.ca),
-      insecure: args.insecure,
-      timeoutMs: args.timeout,
-      onProgress: (line) => write(`  ${line}`),
-    });
+    const found: Leftover[] = [];
+    const deleted: Leftover[] = [];
+    const failed: string[] = [];
+    for (const prefix of whose.prefixes) {
+      write(
+        `conform cleanup → ${baseUrl}  prefix ${prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
+      );
+      const report = await cleanLeftovers({
+        baseUrl,
+        token,
+        prefix,
+        dryRun: args["dry-run"],
+        ca: readCa(args.ca),
+        insecure: args.insecure,
+        timeoutMs: args.timeout,
+        onProgress: (line) => write(`  ${line}`),
+      });
+      found.push(...report.found);
+      deleted.push(...report.deleted);
+      failed.push(...report.failed);
+    }
+    const report = { found, deleted, failed };
     const summary = args["dry-run"]
       ? `${report.found.length} leftover${report.found.length === 1 ? "" : "s"} found`
       : `${report.deleted.length} of ${report.found.length} leftover${report.found.length === 1 ? "" : "s"} deleted`;
