@@ -84,7 +84,8 @@ function testcase(
     if (group && result.outcome.status === "failed") groups.told.set(group.id, group);
   }
   if (groups.baseline && knownFailure(event, groups.baseline.known)) {
-    const type = event.results.find((result) => result.outcome.status === "failed")?.checkId ?? event.error?.code;
+    const type =
+      event.results.find((result) => result.outcome.status === "failed")?.checkId ?? event.error?.code;
     const said = `known failure (baseline ${groups.baseline.source}): ${message}`;
     return `${head}>\n      <skipped${attributes({ message: said, type })}>${escapeXml(body)}</skipped>\n    </testcase>`;
   }
