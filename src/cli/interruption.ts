@@ -3,15 +3,17 @@
  * alike: the first aborts the run with a {@link RunInterrupted} naming the signal (reads in flight are abandoned,
  * writes in flight finish so the cleanup ledger knows what they made, cases in flight end `interrupted`), cleanup
  * runs, the reports are written with `complete: false` and the run exits 130 (SIGINT) or 143 (SIGTERM). A second
- * signal quits at once with the same code: it says what the ledger still holds and the `conform cleanup` command
- * that removes it, adds that as a warning to report.json and writes report.json synchronously (the other reports
- * are written asynchronously and are left unwritten: no promise settles after `process.exit`).
+ * signal quits at once with the same code: it says what the ledger still holds (unidentified resources too, and
+ * that a write in flight may have made more) and the `conform cleanup` command that removes it, adds a one-line
+ * summary of that as a warning, and writes report.json synchronously with the exit code and the cases still running
+ * counted as interrupted (the other reports are written asynchronously and are left unwritten: no promise settles
+ * after `process.exit`).
  * @module
  */
 import { RunInterrupted } from "../core/errors.ts";
 import { type HandledSignal, signalExitCodes } from "../core/exit-codes.ts";
 import type { ReporterGroup } from "../reporters/index.ts";
-import type { LedgerEntry } from "../runner/ledger.ts";
+import { type LeftOnLedger, unidentifiedFailure } from "../runner/ledger.ts";
 
 export interface LeftBehind {
   /** The target's base URL, or undefined for the embedded reference server (it goes with the process). */
@@ -28,25 +30,38 @@ export function cleanupCommandFor(left: LeftBehind): string {
   return `conform cleanup --base-url ${shellWord(left.baseUrl ?? "")} --prefix ${left.prefix}${trust}`;
 }
 
-/** What a run quitting at once prints: what the ledger still holds, and how to remove it (and anything unrecorded). */
-export function leftBehindLines(left: LeftBehind, entries: readonly LedgerEntry[]): string[] {
-  if (left.baseUrl === undefined)
-    return ["nothing is left: the target was the embedded reference server, which stops with this process"];
-  const listed = entries.map((entry) => `  ${entry.description} (DELETE ${entry.deletePath})`);
+const embeddedGone =
+  "nothing is left: the target was the embedded reference server, which stops with this process";
+const inFlight = "a write in flight may have created something the ledger does not hold yet";
+
+/**
+ * What a run quitting at once prints: what the ledger still holds (by path, and what only its label finds), that
+ * a write in flight may have made more, and how to remove it all.
+ */
+export function leftBehindLines(left: LeftBehind, ledger: LeftOnLedger): string[] {
+  if (left.baseUrl === undefined) return [embeddedGone];
+  const count = ledger.entries.length + ledger.unidentified.length;
   return [
-    entries.length === 0
-      ? "the cleanup ledger is empty (a write in flight may still have created something)"
-      : `left on the target (${entries.length}, from the cleanup ledger):`,
-    ...listed,
+    count === 0 ? "the cleanup ledger is empty" : `left on the target (${count}, from the cleanup ledger):`,
+    ...ledger.entries.map((entry) => `  ${entry.description} (DELETE ${entry.deletePath})`),
+    ...ledger.unidentified.map((entry) => `  ${unidentifiedFailure(entry)}`),
+    `${inFlight}: the command below finds it by label`,
     `remove what the run left (labels starting ${left.prefix}), with the run's token in CONFORM_TOKEN or --token-env: ${cleanupCommandFor(left)}`,
   ];
+}
+
+/** The same in one line, for the reports' warnings (the console prints the lines above). */
+export function leftBehindSummary(left: LeftBehind, ledger: LeftOnLedger): string {
+  if (left.baseUrl === undefined) return `quit before the cleanup ended; ${embeddedGone}`;
+  const unidentified = ledger.unidentified.length > 0 ? `, ${ledger.unidentified.length} unidentified` : "";
+  return `quit before the cleanup ended: ${ledger.entries.length + ledger.unidentified.length} left on the cleanup ledger${unidentified} (${inFlight}); remove them with ${cleanupCommandFor(left)}`;
 }
 
 export interface InterruptionOptions {
   readonly controller: AbortController;
   readonly left: LeftBehind;
   /** What the cleanup ledger still holds, read when a second signal comes. */
-  readonly entries: () => readonly LedgerEntry[];
+  readonly ledger: () => LeftOnLedger;
   readonly reporters: ReporterGroup;
   readonly write: (text: string) => void;
   readonly exit: (code: number) => void;
@@ -63,13 +78,11 @@ export function handleInterruptions(options: InterruptionOptions): () => void {
       controller.abort(new RunInterrupted(signal));
       return;
     }
-    const lines = leftBehindLines(options.left, options.entries());
+    const ledger = options.ledger();
+    const lines = leftBehindLines(options.left, ledger);
     write(`\nconform: ${signal} again: quitting before the cleanup ended\n${lines.join("\n")}\n`);
-    void options.reporters.emit({
-      type: "warning",
-      message: `quit before the cleanup ended: ${lines.join("; ")}`,
-    });
-    for (const path of options.reporters.abandon()) write(`report written: ${path}\n`);
+    void options.reporters.emit({ type: "warning", message: leftBehindSummary(options.left, ledger) });
+    for (const path of options.reporters.abandon(signalExitCodes[signal])) write(`report written: ${path}\n`);
     options.exit(signalExitCodes[signal]);
   };
   const handlers = { SIGINT: () => onSignal("SIGINT"), SIGTERM: () => onSignal("SIGTERM") } as const;

@@ -23,6 +23,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .scriptName("conform")
     .usage("$0 <command> [options]\n\nConformance and contract testing for the Cloud Infrastructure API v4.")
     .strict()
+    // Numeric options read their text themselves (`plainNumber` in options.ts): yargs would take `1e3` or `0x10`.
+    .parserConfiguration({ "parse-numbers": false })
     .demandCommand(1, "Name a command; `conform --help` lists them.")
     .recommendCommands()
     .help()

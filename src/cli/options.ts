@@ -50,6 +50,17 @@ export interface NumberRule {
   readonly max?: number;
 }
 
+/**
+ * yargs' `coerce` for every numeric option, which is declared without a `type` (main() turns yargs' own number
+ * parsing off): the text given must be a plain decimal number (`1000`, `-1`, `0.05`); anything else (``, `1e3`,
+ * `0x10`, `Infinity`, ` 7`) becomes NaN, which `checkNumbers` refuses naming the option. yargs' `number` type would
+ * take `Number(text)`: '' as 0, `1e3` as 1000, `0x10` as 16. A number (a default, a config file's) is kept.
+ */
+export function plainNumber(value: unknown): number {
+  if (typeof value === "number") return value;
+  return typeof value === "string" && /^-?(\d+(\.\d+)?|\.\d+)$/.test(value) ? Number(value) : Number.NaN;
+}
+
 /** The largest timer yargs' numbers may ask for: Node's timers hold 2^31 - 1 ms (about 24.8 days). */
 export const maxTimerMs = 2 ** 31 - 1;
 
@@ -79,7 +90,7 @@ function accepted(rule: NumberRule): string {
 
 /**
  * What is wrong with one numeric option's value, in one line naming the option; undefined when it keeps its rule
- * or was not given. yargs turns a non-number (`--seed abc`) into NaN, so the text given is no longer known.
+ * or was not given. `plainNumber` turns text that is not a plain number (`--seed abc`) into NaN.
  */
 export function numberProblem(option: string, value: unknown, rule: NumberRule): string | undefined {
   if (value === undefined) return undefined;

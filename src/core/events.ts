@@ -57,8 +57,15 @@ export interface RunStarted {
   /** The selection options, and the shard (`--shard i/n`) this run is; merged runs list the shards they hold. */
   readonly selection?: RunSelection;
   readonly shard?: { readonly index: number; readonly count: number };
-  /** A merged run (`conform merge-reports`): the shards' run ids and shard indexes it was made from. */
-  readonly mergedFrom?: readonly { readonly runId: string; readonly shard: number | null }[];
+  /**
+   * A merged run (`conform merge-reports`): the shards' run ids, shard indexes and label prefixes (each shard labels
+   * what it creates with its own; a shard report older than 2.2 has none).
+   */
+  readonly mergedFrom?: readonly {
+    readonly runId: string;
+    readonly shard: number | null;
+    readonly labelPrefix?: string;
+  }[];
   readonly toolVersion: string;
   readonly nodeVersion: string;
 }

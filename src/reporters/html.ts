@@ -4,12 +4,13 @@
  * suites and cases filterable by text and status, the failure groups largest first (check, count, shape, operations,
  * links to the first cases), each failure's details, open (checks with expected/actual and their group, request and
  * response for the exchanges the engine kept, the curl line, seed and replay), a chart of results per suite and one of latencies (inline SVG), and
- * operation coverage. Every interpolated string is HTML-escaped by the `html` template: bodies come from targets
+ * operation coverage. With `--baseline`, a section groups the failure groups as the engine said: new (they fail the
+ * exit code), known (they do not) and fixed (the baseline's groups that no longer fail). Every interpolated string is HTML-escaped by the `html` template: bodies come from targets
  * that may be hostile.
  * @module
  */
 import { createHash } from "node:crypto";
-import type { CaseFinished, FailureGroup } from "../core/events.ts";
+import type { BaselineComparison, CaseFinished, FailureGroup } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { latencyChart, suiteResultsChart } from "./_internals/charts.ts";
 import { curlLine } from "./_internals/curl.ts";
@@ -178,6 +179,39 @@ function groupRow(group: FailureGroup, anchors: ReadonlyMap<string, string>): Sa
   }</td><td>${first}${more > 0 ? html`<span class="msg">… and ${more} more</span>` : html``}</td></tr>`;
 }
 
+/** The baseline section: the run's groups the engine called new and known (linked to their rows), and the fixed ones. */
+function baselineSection(baseline: BaselineComparison, groups: readonly FailureGroup[]): SafeHtml {
+  const item = (group: FailureGroup) =>
+    html`<li><a href="#group-${group.id}"><code>${group.checkId}</code></a> ${group.shape} <span class="msg">${group.failures}× · group ${group.id}</span></li>`;
+  const list = (title: string, id: string, items: readonly SafeHtml[]) =>
+    html`<h3>${title} (${items.length})</h3>${items.length === 0 ? html`<p class="empty">None.</p>` : html`<ul id="${id}">${items}</ul>`}`;
+  const newIds = new Set(baseline.new);
+  const knownIds = new Set(baseline.known);
+  const onlyKnown = baseline.new.length === 0 && baseline.known.length > 0;
+  return html`<section id="baseline">
+<h2>Against the baseline</h2>
+<p><code>${baseline.source}</code>: ${baseline.new.length} new, ${baseline.known.length} known, ${baseline.fixed.length} fixed${onlyKnown ? " (only known failures: the exit code does not fail)" : ""}</p>
+${list(
+  "New: these fail the exit code",
+  "baseline-new",
+  groups.filter((group) => newIds.has(group.id)).map(item),
+)}
+${list(
+  "Known: in the baseline, they do not fail the exit code",
+  "baseline-known",
+  groups.filter((group) => knownIds.has(group.id)).map(item),
+)}
+${list(
+  "Fixed: in the baseline, no longer failing",
+  "baseline-fixed",
+  baseline.fixed.map(
+    (group) =>
+      html`<li><code>${group.checkId}</code> ${group.shape} <span class="msg">group ${group.id} · ${group.suites.join(", ")}</span></li>`,
+  ),
+)}
+</section>`;
+}
+
 export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): string {
   const started = record.started;
   if (!started) return "";
@@ -314,6 +348,7 @@ ${
     : html`<table id="group-table"><thead><tr><th class="num">Failures</th><th>Check</th><th>Message shape</th><th>Cases</th><th>First cases</th></tr></thead><tbody>${groups.map((group) => groupRow(group, caseAnchors))}</tbody></table>`
 }
 </section>
+${record.finished?.baseline ? baselineSection(record.finished.baseline, groups) : html``}
 <section id="failures">
 <h2>Failures (${failures.length})</h2>
 ${failures.length === 0 ? html`<p class="empty">No failures.</p>` : failures.map((event, index) => failureDetails(event, index, insecure))}

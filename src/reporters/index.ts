@@ -56,8 +56,11 @@ export interface ReporterGroup {
    * Rejects with the first reporter's failure (an AggregateError when several failed). Returns the mirror's path.
    */
   close(): Promise<string | undefined>;
-  /** The process exits at once: reporters that can write synchronously do (report.json); answers the paths. */
-  abandon(): string[];
+  /**
+   * The process exits at once with `exitCode` (a second signal): reporters that can write synchronously do
+   * (report.json); answers the paths.
+   */
+  abandon(exitCode: number): string[];
 }
 
 /** Calls the reporter's hook for this event, if it has one. */
@@ -83,11 +86,11 @@ export function createReporterGroup(
       // Synchronous hooks (the common case, 20k+ exchange events a second) cost no promise.
       if (pending.length > 0) return Promise.all(pending).then(() => undefined);
     },
-    abandon() {
+    abandon(exitCode) {
       const written: string[] = [];
       for (const reporter of reporters) {
         try {
-          written.push(...(reporter.abandon?.() ?? []));
+          written.push(...(reporter.abandon?.(exitCode) ?? []));
         } catch {
           // Exiting anyway: a report that cannot be written is not worth a crash in the last moment.
         }

@@ -27,7 +27,7 @@ import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.1.0";
+export const reportSchemaVersion = "2.2.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -113,7 +113,9 @@ export interface JsonReport {
   /**
    * True when every planned case ran to its end. False for an interrupted run (SIGINT, SIGTERM: its counts,
    * `interrupted` cases and cleanup are here) and for one that stopped before the engine said it finished (crash,
-   * kill, a second signal: then `cleanup` and `exitCode` are null, and what is here is all there is).
+   * kill, a second signal: then `cleanup` is null, and what is here is all there is). `exitCode` is null only for a
+   * run that never said how it ended (crash, kill); a second signal gives its own (130, 143) and counts the cases
+   * still running (`unfinishedCases`) as interrupted.
    */
   readonly complete: boolean;
   readonly exitCode: number | null;
@@ -159,7 +161,10 @@ export interface JsonReport {
   /** `--shard i/n`: which shard of the selection this run is. */
   readonly shard: { readonly index: number; readonly count: number } | null;
   /** A merged run: the shards it was made from. */
-  readonly mergedFrom: readonly { readonly runId: string; readonly shard: number | null }[] | null;
+  /** A merged run: each shard's run id, index and label prefix (labelPrefix since 2.2.0). */
+  readonly mergedFrom:
+    | readonly { readonly runId: string; readonly shard: number | null; readonly labelPrefix?: string }[]
+    | null;
   /** `--baseline`: the groups known, new and fixed against it. */
   readonly baseline: BaselineComparison | null;
   readonly suites: readonly JsonSuite[];
@@ -267,7 +272,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
     runId: started.runId,
     status: record.status,
     complete: record.complete,
-    exitCode: finished?.exitCode ?? null,
+    exitCode: finished?.exitCode ?? record.abandonedWith ?? null,
     startedAt: started.startedAt,
     finishedAt: finished?.finishedAt ?? null,
     durationMs: finished?.durationMs ?? null,
@@ -367,8 +372,9 @@ export function createJsonReporter(options: ReporterOptions, _own: JsonReporterO
       if (!record.started) return;
       await writeReportFile(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started));
     },
-    abandon() {
+    abandon(exitCode) {
       if (!record.started) return [];
+      record.abandon(exitCode);
       return [
         writeReportFileSync(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started)),
       ];

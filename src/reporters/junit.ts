@@ -3,7 +3,10 @@
  * suite's id), `<failure>` with the first failed check as its message and the whole failure (expected/actual,
  * response excerpt, curl line, seed) as its text; a failure whose group an earlier testcase already told in full
  * says "same as group <id> (N×)" instead, so one failure repeated on every answer does not fill the file; `<skipped>` with the reason, `<error>` for errored cases and for
- * cases the run was interrupted in. Run metadata and each generated case's seed are suite properties. Times are
+ * cases the run was interrupted in. With `--baseline`, a failed or errored case whose every failure group the
+ * baseline already knows is `<skipped message="known failure (baseline <file>): ...">`, with the whole failure as its
+ * text and `type` the group's check, so a JUnit publisher does not fail the job on what the exit code lets pass
+ * (new failures stay `<failure>`/`<error>`). Run metadata and each generated case's seed are suite properties. Times are
  * seconds. The shape keeps to the Jenkins/Ant schema (`test/fixtures/junit/`), which the tests validate against.
  * @module
  */
@@ -51,6 +54,16 @@ function uniqueNames(
 interface GroupsTold {
   readonly byId: ReadonlyMap<string, FailureGroup>;
   readonly told: Map<string, FailureGroup>;
+  /** With `--baseline`: the groups it knows (the engine's `run-finished.baseline.known`), and its file. */
+  readonly baseline: { readonly known: ReadonlySet<string>; readonly source: string } | undefined;
+}
+
+/** A failed or errored case whose every failure group the baseline knows (the engine said which are known). */
+export function knownFailure(event: CaseFinished, known: ReadonlySet<string> | undefined): boolean {
+  if (!known || (event.status !== "failed" && event.status !== "errored")) return false;
+  const ids = event.results.flatMap((result) => (result.outcome.status === "failed" ? [result.group] : []));
+  if (event.status === "errored") ids.push(event.errorGroup);
+  return ids.length > 0 && ids.every((id) => id !== undefined && known.has(id));
 }
 
 function testcase(
@@ -69,6 +82,12 @@ function testcase(
   for (const result of event.results) {
     const group = result.group === undefined ? undefined : groups.byId.get(result.group);
     if (group && result.outcome.status === "failed") groups.told.set(group.id, group);
+  }
+  if (groups.baseline && knownFailure(event, groups.baseline.known)) {
+    const type =
+      event.results.find((result) => result.outcome.status === "failed")?.checkId ?? event.error?.code;
+    const said = `known failure (baseline ${groups.baseline.source}): ${message}`;
+    return `${head}>\n      <skipped${attributes({ message: said, type })}>${escapeXml(body)}</skipped>\n    </testcase>`;
   }
   switch (event.status) {
     case "passed":
@@ -98,9 +117,11 @@ export function junitXml(record: RunRecord): string {
     open.set(one.suiteId, list);
   }
   const total: Tally = { tests: 0, failures: 0, errors: 0, skipped: 0, timeMs: 0 };
+  const baseline = record.finished?.baseline;
   const groups: GroupsTold = {
     byId: new Map(record.groups().map((group) => [group.id, group])),
     told: new Map(),
+    baseline: baseline && { known: new Set(baseline.known), source: baseline.source },
   };
   const suites: string[] = [];
   for (const suite of record.suites.values()) {
@@ -138,7 +159,8 @@ function testsuite(
   const cases: string[] = [];
   for (const event of suite.cases) {
     tally.tests += 1;
-    if (event.status === "failed") tally.failures += 1;
+    if (knownFailure(event, groups.baseline?.known)) tally.skipped += 1;
+    else if (event.status === "failed") tally.failures += 1;
     else if (event.status === "errored") tally.errors += 1;
     else if (event.status === "skipped" || event.status === "interrupted") tally.skipped += 1;
     cases.push(testcase(suite.id, names.get(event.caseId) ?? event.title, event, insecure, groups));

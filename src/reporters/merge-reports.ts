@@ -295,7 +295,11 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
       })),
     ),
     ...(first.selection ? { selection: first.selection } : {}),
-    mergedFrom: reports.map((one) => ({ runId: one.runId, shard: one.shard?.index ?? null })),
+    mergedFrom: reports.map((one) => ({
+      runId: one.runId,
+      shard: one.shard?.index ?? null,
+      labelPrefix: one.labelPrefix,
+    })),
     toolVersion: first.tool.version,
     nodeVersion: first.node.version,
   };

@@ -30,10 +30,11 @@ export interface Reporter extends ReporterHooks {
   readonly files: readonly string[];
   close?(): Promise<void>;
   /**
-   * The process is about to exit at once (a second signal): write what can be written now, synchronously, and
-   * answer the paths written. Only the canonical record does (`report.json`); the others are left unwritten.
+   * The process is about to exit at once with `exitCode` (a second signal): write what can be written now,
+   * synchronously, and answer the paths written. Only the canonical record does (`report.json`, with that exit code
+   * and the cases still running counted as interrupted); the others are left unwritten.
    */
-  abandon?(): readonly string[];
+  abandon?(exitCode: number): readonly string[];
 }
 
 /** Options every reporter receives from the engine. */

@@ -26,6 +26,12 @@ export function unidentifiedFailure(entry: UnidentifiedEntry): string {
     : `${entry.description} labelled ${entry.label} (the answer did not say what it created: \`conform cleanup --prefix ${entry.label}\` finds it by label)`;
 }
 
+/** What the ledger knows is still on the target: entries to delete by path, and what only a label finds. */
+export interface LeftOnLedger {
+  readonly entries: readonly LedgerEntry[];
+  readonly unidentified: readonly UnidentifiedEntry[];
+}
+
 export interface CleanupOutcome {
   readonly deleted: number;
   /** Descriptions of what could not be deleted, with why: a person must remove these by hand (or `conform cleanup`). */
@@ -57,10 +63,11 @@ export class CleanupLedger {
 
   /**
    * What is still on the target as far as the ledger knows: entries not deleted yet (one whose DELETE is in flight
-   * included) and those whose DELETE failed. Read when a second signal stops the run before cleanup ends.
+   * included), those whose DELETE failed, and what was made but not identified (only its label finds it). Read
+   * when a second signal stops the run before cleanup ends.
    */
-  left(): readonly LedgerEntry[] {
-    return [...this.#undeleted, ...this.#entries];
+  left(): LeftOnLedger {
+    return { entries: [...this.#undeleted, ...this.#entries], unidentified: [...this.#unidentified] };
   }
 
   /**

@@ -54,7 +54,7 @@ function isId(value: unknown): value is PathValue {
 }
 
 /** The id a `Location` header names: the last segment of its path (`/v4/nodebalancers/12` gives 12). */
-function idOfLocation(location: string | undefined): PathValue | undefined {
+export function idOfLocation(location: string | undefined): PathValue | undefined {
   if (location === undefined) return undefined;
   const segment = URL.parse(location, "http://base.invalid/")?.pathname.split("/").filter(Boolean).at(-1);
   if (segment === undefined) return undefined;
@@ -63,9 +63,17 @@ function idOfLocation(location: string | undefined): PathValue | undefined {
   return isId(id) ? id : undefined;
 }
 
-/** The label of a create's JSON body, when it has one. */
-function labelOf(json: unknown): string | undefined {
-  const label = (json as { label?: unknown } | undefined)?.label;
+/** The label of a create's JSON body (an object, or its text), when it has one. */
+export function labelOf(json: unknown): string | undefined {
+  let body = json;
+  if (typeof body === "string") {
+    try {
+      body = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+  }
+  const label = typeof body === "object" && body !== null ? (body as { label?: unknown }).label : undefined;
   return typeof label === "string" ? label : undefined;
 }
 

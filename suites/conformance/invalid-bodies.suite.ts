@@ -42,14 +42,18 @@ import {
 } from "../../src/index.ts";
 import { bodiesCampaign, bodyTargets, costlyOperations, fixturesCase } from "./support/bodies-domain.ts";
 
-/** `<operationId>: <what> is refused with 400`; what a mistaken success created goes on the ledger. */
+/**
+ * `<operationId>: <what> is refused with 400`; what a mistaken success created goes on the ledger (by the label in
+ * `sent` when the answer does not name it).
+ */
 function refusedWith400(
   t: CaseContext,
   target: WriteTarget,
   what: string,
   response: LiveResponse,
+  sent: unknown,
 ): Expectation {
-  if (isSuccess(response)) registerWritten(t, target.operation, written(t, target, response));
+  if (isSuccess(response)) registerWritten(t, target.operation, written(t, target, response), sent);
   return {
     name: `${target.operation.operationId}: ${what} is refused with 400`,
     ok: response.status === 400,
@@ -91,7 +95,7 @@ function invalidBodies(t: CaseContext, rules: 1 | "several") {
             json: generated.value,
             breaks: breaksOf(generated.meta),
           });
-          const expectations = [refusedWith400(t, target, "an invalid body", response)];
+          const expectations = [refusedWith400(t, target, "an invalid body", response, generated.value)];
           if (response.status !== 400) return expectations;
           const named = errorFields(t, response);
           const fields = mutationsOf(generated.meta).flatMap((mutation) =>
@@ -128,8 +132,9 @@ async function refuseRaw(
   const targets = bodyTargets(t).filter((target) => !costlyOperations.has(target.operation.operationId));
   for (const [index, target] of targets.entries()) {
     const headers = { "content-type": contentType };
-    const response = await sendTo(t, target, { body: body(target, index), headers, breaks });
-    const expectation = refusedWith400(t, target, what, response);
+    const sent = body(target, index);
+    const response = await sendTo(t, target, { body: sent, headers, breaks });
+    const expectation = refusedWith400(t, target, what, response, sent);
     t.expect(expectation.name, expectation.ok, expectation);
   }
 }
@@ -151,7 +156,7 @@ async function refusedBeyondSchema(
   // Most rules beyond the schema are sent in schema-valid bodies; one the description also writes as a schema
   // rule says so (`breaks`).
   const response = await call(t, operationId, { params, json: body, ...(breaks ? { breaks } : {}) });
-  if (isSuccess(response)) registerWritten(t, operation, written(t, { operation, params }, response));
+  if (isSuccess(response)) registerWritten(t, operation, written(t, { operation, params }, response), body);
   expectRefusal(t, name, response, field);
 }
 

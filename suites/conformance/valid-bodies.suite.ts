@@ -53,7 +53,7 @@ async function writeAndReadBack(
   for (const key of ["token", "secret"]) if (typeof answer[key] === "string") t.secret(answer[key] as string);
   target.constraints.accepted?.(body);
   const where = written(t, target, response);
-  registerWritten(t, target.operation, where);
+  registerWritten(t, target.operation, where, body);
   if (!where.read) {
     t.log(`${id}: no read of the written resource is known; only acceptance is checked`);
     return expectations;

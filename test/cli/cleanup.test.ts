@@ -7,8 +7,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { readReportTarget } from "../../src/cli/commands/cleanup.ts";
 import { labelMatches } from "../../src/runner/leftovers.ts";
+import { cli } from "../helpers/cli.ts";
 import { leftovers, nothingLeft as nothing, cliToken as token, useCliRuns } from "../helpers/cli-runs.ts";
 
 const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
@@ -142,6 +144,19 @@ describe("conform cleanup", () => {
     expect(refused.output()).toMatch(message);
   });
 
+  it("without any token, says no token was given (exit 2) before asking the target", async () => {
+    vi.stubEnv("CONFORM_TOKEN", "");
+    try {
+      // Port 9 (discard) answers nothing: the message cannot come from the target.
+      const refused = await cli(["cleanup", "--base-url", "http://127.0.0.1:9/v4", "--prefix", "conform"]);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/^conform: no token given: set CONFORM_TOKEN, or give --token-env VAR/);
+      expect(refused.out).toBe("");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it("an unreachable target is exit 2", async () => {
     const server = await startTarget();
     const url = server.baseUrl;
@@ -149,6 +164,48 @@ describe("conform cleanup", () => {
     const refused = conform(["cleanup", "--base-url", url, "--token", token, "--prefix", "conform"]);
     expect(await refused.exited).toBe(2);
     expect(refused.output()).toMatch(/unreachable/);
+  });
+});
+
+describe("--from-report: whose leftovers a report names", () => {
+  const target = { baseUrl: "https://api.example.net/v4", embedded: false };
+  it.each([
+    ["a run", { runId: "20261124T064328Z-f80d", labelPrefix: "conform-8zf80d", target }, ["conform-8zf80d"]],
+    [
+      "a run before 1.1 (derived from its run id)",
+      { runId: "20261124T064328Z-f80d", target },
+      ["conform-8zf80d"],
+    ],
+    [
+      "a merged run: every shard's",
+      {
+        runId: "20261124T070000Z-0001",
+        labelPrefix: "conform-8z0001",
+        target,
+        mergedFrom: [
+          { runId: "20261124T064328Z-f80d", shard: 1, labelPrefix: "conform-8zf80d" },
+          { runId: "20261124T064329Z-a1b2", shard: 2, labelPrefix: "conform-8za1b2" },
+        ],
+      },
+      ["conform-8zf80d", "conform-8za1b2"],
+    ],
+    [
+      "a merged run of 2.1 (shards without labelPrefix: derived from their run ids)",
+      {
+        runId: "20261124T070000Z-0001",
+        labelPrefix: "conform-8zf80d",
+        target,
+        mergedFrom: [
+          { runId: "20261124T064328Z-f80d", shard: 1 },
+          { runId: "20261124T064328Z-a1b2", shard: 2 },
+        ],
+      },
+      ["conform-8zf80d", "conform-8za1b2"],
+    ],
+  ])("%s", (_name, report, prefixes) => {
+    const path = join(mkdtempSync(join(tmpdir(), "conform-from-report-")), "report.json");
+    writeFileSync(path, JSON.stringify(report));
+    expect(readReportTarget(path)).toEqual({ prefixes, baseUrl: target.baseUrl, embedded: false });
   });
 });
 

@@ -6,7 +6,7 @@ import { handleInterruptions, leftBehindLines } from "../../src/cli/interruption
 import { RunInterrupted } from "../../src/core/errors.ts";
 import { createReporters } from "../../src/reporters/index.ts";
 import type { JsonReport } from "../../src/reporters/json.ts";
-import { interruptedRun } from "../fixtures/events/interrupted.ts";
+import { crashedRun } from "../fixtures/events/interrupted.ts";
 import { leftovers, nothingLeft, useCliRuns } from "../helpers/cli-runs.ts";
 import { Capture } from "../reporters/helpers.ts";
 
@@ -40,6 +40,27 @@ describe("a signal during a writing run", () => {
   );
 });
 
+describe("a double SIGTERM during a writing run against an outside target", () => {
+  it("exits 143 at once; report.json has exit code 143 and the case it stopped in counted as interrupted", async () => {
+    const server = await startTarget();
+    const run = runBackEnds(server);
+    await untilInstanceExists(server, run);
+    run.child.kill("SIGTERM");
+    // The second signal comes soon after the first, most likely while the case or the cleanup still runs; the
+    // assertions hold either way.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    run.child.kill("SIGTERM");
+    expect(await run.exited, run.output()).toBe(143);
+    const output = run.output();
+    expect(output).toContain("a write in flight may have created something the ledger does not hold yet");
+    expect(output).not.toMatch(/⚠ .*; remove what the run left/);
+    const report = run.report();
+    expect(report).toMatchObject({ status: "interrupted", complete: false, exitCode: 143 });
+    expect(report.counts.interrupted).toBe(1);
+    expect(report.counts.total).toBe(report.suites.reduce((sum, suite) => sum + suite.counts.total, 0));
+  });
+});
+
 describe("a second signal", () => {
   it.each([
     ["SIGINT", 130],
@@ -54,15 +75,18 @@ describe("a second signal", () => {
         isTTY: false,
         ci: false,
       });
-      // The run so far: everything before the engine said it finished.
-      for (const event of interruptedRun().slice(0, -1)) await reporters.emit(event);
+      // The run so far: the second signal comes while a case still runs (the first one's abort has not ended it).
+      for (const event of crashedRun()) await reporters.emit(event);
       const controller = new AbortController();
       let written = "";
       const exits: number[] = [];
       const stop = handleInterruptions({
         controller,
         left: { baseUrl: "http://127.0.0.1:9/v4", prefix: "conform-ab12cd", caFile: "/tmp/my ca.pem" },
-        entries: () => [{ description: "load balancer 7", deletePath: "/nodebalancers/7" }],
+        ledger: () => ({
+          entries: [{ description: "load balancer 7", deletePath: "/nodebalancers/7" }],
+          unidentified: [{ description: "instance", label: "conform-ab12cd-web" }],
+        }),
         reporters,
         write: (text) => {
           written += text;
@@ -82,26 +106,42 @@ describe("a second signal", () => {
       const cleanup =
         "conform cleanup --base-url http://127.0.0.1:9/v4 --prefix conform-ab12cd --ca '/tmp/my ca.pem'";
       expect(written).toContain(`conform: ${signal} again: quitting before the cleanup ended`);
+      expect(written).toContain("left on the target (2, from the cleanup ledger):");
       expect(written).toContain("  load balancer 7 (DELETE /nodebalancers/7)");
+      expect(written).toContain(
+        "  instance labelled conform-ab12cd-web (the answer did not say what it created: `conform cleanup --prefix conform-ab12cd-web` finds it by label)",
+      );
+      expect(written).toContain("a write in flight may have created something the ledger does not hold yet");
       expect(written).toContain(cleanup);
       expect(written).toContain(`report written: ${join(outputDir, "report.json")}`);
       const report = JSON.parse(readFileSync(join(outputDir, "report.json"), "utf8")) as JsonReport;
-      expect(report).toMatchObject({ status: "interrupted", complete: false, exitCode: null, cleanup: null });
-      expect(report.warnings.at(-1)).toContain(cleanup);
+      // The process exits with the signal's code, and says so; the case it stopped in is counted, not only listed.
+      expect(report).toMatchObject({ status: "interrupted", complete: false, exitCode, cleanup: null });
+      expect(report.counts).toMatchObject({ passed: 2, interrupted: 1, total: 3 });
+      expect(report.suites[0]?.counts).toMatchObject({ passed: 2, interrupted: 1, total: 3 });
+      expect(report.unfinishedCases).toEqual([
+        { suiteId: "workflows", caseId: "boot", title: "the instance boots" },
+      ]);
+      // One line summing it up, not the printed lines again joined by `;`.
+      expect(report.warnings.at(-1)).toBe(
+        `quit before the cleanup ended: 2 left on the cleanup ledger, 1 unidentified (a write in flight may have created something the ledger does not hold yet); remove them with ${cleanup}`,
+      );
     },
   );
 
   it("says nothing is left when the target was the embedded server", () => {
-    expect(leftBehindLines({ baseUrl: undefined, prefix: "conform-ab12cd" }, [])).toEqual([
+    const empty = { entries: [], unidentified: [] };
+    expect(leftBehindLines({ baseUrl: undefined, prefix: "conform-ab12cd" }, empty)).toEqual([
       "nothing is left: the target was the embedded reference server, which stops with this process",
     ]);
     expect(
       leftBehindLines(
         { baseUrl: "https://api.example.net/v4", prefix: "conform-ab12cd", insecure: true },
-        [],
+        empty,
       ),
     ).toEqual([
-      "the cleanup ledger is empty (a write in flight may still have created something)",
+      "the cleanup ledger is empty",
+      "a write in flight may have created something the ledger does not hold yet: the command below finds it by label",
       "remove what the run left (labels starting conform-ab12cd), with the run's token in CONFORM_TOKEN or --token-env: conform cleanup --base-url https://api.example.net/v4 --prefix conform-ab12cd --insecure",
     ]);
   });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
+import { readReportTarget } from "../../src/cli/commands/cleanup.ts";
 import { cli } from "../helpers/cli.ts";
 
 const schema = JSON.parse(
@@ -57,6 +58,13 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(merged.counts).toEqual(whole.counts);
     expect(merged.coverage.operations).toEqual(whole.coverage.operations);
     expect(merged.mergedFrom.map((one: Report) => one.shard)).toEqual([1, 2]);
+  });
+
+  it("keeps every shard's label prefix, so conform cleanup --from-report covers every shard", () => {
+    const prefixes = [read(join(root, "s1")).labelPrefix, read(join(root, "s2")).labelPrefix];
+    expect(prefixes[0]).not.toBe(prefixes[1]);
+    expect(merged.mergedFrom.map((one: Report) => one.labelPrefix)).toEqual(prefixes);
+    expect(readReportTarget(join(root, "merged", "latest", "report.json")).prefixes).toEqual(prefixes);
   });
 
   it("writes every reporter's output again, report.json valid against its schema", () => {

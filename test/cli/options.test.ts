@@ -6,7 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { numberProblem, numberRules } from "../../src/cli/options.ts";
+import { numberProblem, numberRules, plainNumber } from "../../src/cli/options.ts";
 import { cli } from "../helpers/cli.ts";
 
 describe("numberProblem", () => {
@@ -33,11 +33,38 @@ describe("numberProblem", () => {
   });
 });
 
+describe("plainNumber: only plain decimal text is a number (yargs would take 1e3, 0x10 and '')", () => {
+  it.each<[unknown, number]>([
+    ["1000", 1000],
+    ["-1", -1],
+    ["0.05", 0.05],
+    [".5", 0.5],
+    [42, 42],
+    ["", Number.NaN],
+    ["1e3", Number.NaN],
+    ["0x10", Number.NaN],
+    ["0b1", Number.NaN],
+    ["Infinity", Number.NaN],
+    [" 7", Number.NaN],
+    ["7 ", Number.NaN],
+    ["1_000", Number.NaN],
+    [true, Number.NaN],
+    [["1", "2"], Number.NaN],
+  ])("%j → %d", (text, number) => {
+    expect(plainNumber(text)).toBe(number);
+  });
+});
+
 describe("every command refuses a bad number (exit 2, one line naming the option)", () => {
   const reportDir = mkdtempSync(join(tmpdir(), "conform-numbers-"));
   it.each([
     [["run", "--seed", "abc"], "--seed is not a number"],
     [["run", "--seed", "-1"], "--seed -1:"],
+    [["run", "--seed", ""], "--seed is not a number"],
+    [["run", "--seed", "1e3"], "--seed is not a number"],
+    [["run", "--seed=0x10"], "--seed is not a number"],
+    [["run", "--seed"], "--seed is not a number"],
+    [["run", "--timeout", "1e3"], "--timeout is not a number"],
     [["run", "--max-failures", "-1"], "--max-failures -1:"],
     [["run", "--concurrency", "0"], "--concurrency 0:"],
     [["run", "--timeout", "abc"], "--timeout is not a number"],
@@ -49,6 +76,7 @@ describe("every command refuses a bad number (exit 2, one line naming the option
     ],
     [["serve", "--port", "70000"], "--port 70000:"],
     [["serve", "--time-scale", "0"], "--time-scale 0:"],
+    [["serve", "--port", "0x50"], "--port is not a number"],
     [["faults", "--seed", "abc"], "--seed is not a number"],
     [["faults", "--concurrency", "0"], "--concurrency 0:"],
   ])("%j", async (args, problem) => {

@@ -1,4 +1,7 @@
+import { once } from "node:events";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -52,6 +55,33 @@ describe("conform run", () => {
     expect(result.out.trimEnd().split("\n").at(-1)).toBe(
       `reports: ${join(reportDir, report.runId, "report.json")}, ${join(reportDir, report.runId, "junit.xml")} (also in ${join(reportDir, "latest")}/)`,
     );
+  });
+
+  it("says in one line that an https URL on a plain-HTTP port does not speak TLS (use http://)", async () => {
+    const plain = createServer((_request, response) => response.end("plain"));
+    plain.listen(0, "127.0.0.1");
+    await once(plain, "listening");
+    try {
+      const { port } = plain.address() as AddressInfo;
+      const reportDir = mkdtempSync(join(tmpdir(), "conform-run-"));
+      const result = await cli([
+        "run",
+        "--base-url",
+        `https://127.0.0.1:${port}/v4`,
+        "--token",
+        "t0ken-for-a-test",
+        "--reporter",
+        "json",
+        "--report-dir",
+        reportDir,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.err.trimEnd().split("\n")).toEqual([
+        `conform: target https://127.0.0.1:${port}/v4 is unreachable: the target does not speak TLS there (is it plain HTTP? then use http:// in the URL) [TARGET_UNREACHABLE]`,
+      ]);
+    } finally {
+      plain.close();
+    }
   });
 
   it.each([

@@ -124,4 +124,10 @@ describe("conform serve", () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
   });
+
+  it("says in --help what --token accepts", () => {
+    const help = spawnSync(process.execPath, [bin, "serve", "--help"], { encoding: "utf8" });
+    expect(help.status).toBe(0);
+    expect(help.stdout.replace(/\s+/g, " ")).toMatch(/--token .*at least 8 characters, no spaces/);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach } from "vitest";
@@ -94,8 +94,14 @@ export function useCliRuns() {
       "--report-dir",
       reportDir,
     ]);
-    const report = () =>
-      JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8")) as JsonReport;
+    // `latest/` is mirrored when the reports are closed; a second signal writes only the run's own report.json.
+    const report = () => {
+      const runs = readdirSync(reportDir).filter((name) => name !== "latest");
+      const file = existsSync(join(reportDir, "latest", "report.json"))
+        ? join(reportDir, "latest", "report.json")
+        : join(reportDir, runs.length === 1 ? runs[0]! : "latest", "report.json");
+      return JSON.parse(readFileSync(file, "utf8")) as JsonReport;
+    };
     return { ...run, report };
   }
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/core/events.ts";
+import type { RunEvent, RunFinished } from "../../src/core/events.ts";
 import { escapeHtml } from "../../src/reporters/_internals/escape-html.ts";
 import { createHtmlReporter, htmlContentSecurityPolicy, htmlReportFile } from "../../src/reporters/html.ts";
 import { allGreenRun } from "../fixtures/events/all-green.ts";
@@ -42,6 +42,51 @@ describe("html reporter (file)", () => {
     expect(text).not.toMatch(/url\(/i);
     expect(text.match(/<script>/g)).toHaveLength(1);
     expect(text).toContain(`content="${escapeHtml(htmlContentSecurityPolicy)}"`);
+  });
+
+  it("with --baseline, shows the groups the engine called new, known and fixed", async () => {
+    const events = failingRun().map((event): RunEvent => {
+      if (event.type !== "run-finished") return event;
+      const finished: RunFinished = {
+        ...event,
+        baseline: {
+          source: "base/report.json",
+          known: ["165419cad6", "f485dac5d1"],
+          new: ["2ea951dd0d", "33d9cd9c29"],
+          fixed: [
+            {
+              id: "gone123456",
+              checkId: "spec-version-header",
+              shape: "gone <n>",
+              example: "gone 1",
+              suites: ["s"],
+            },
+          ],
+        },
+      };
+      return finished;
+    });
+    const text = await readFile(await writeHtml(events), "utf8");
+    const section = /<section id="baseline">([\s\S]*?)<\/section>/.exec(text)?.[1] ?? "";
+    expect(section).toContain("<code>base/report.json</code>: 2 new, 2 known, 1 fixed");
+    const linked = (id: string) =>
+      [
+        ...(new RegExp(`<ul id="${id}">([\\s\\S]*?)</ul>`).exec(section)?.[1] ?? "").matchAll(
+          /href="#group-(\w+)"/g,
+        ),
+      ]
+        .map((match) => match[1])
+        .sort();
+    expect(linked("baseline-new")).toEqual(["2ea951dd0d", "33d9cd9c29"]);
+    expect(linked("baseline-known")).toEqual(["165419cad6", "f485dac5d1"]);
+    expect(section).toMatch(/<ul id="baseline-fixed"><li><code>spec-version-header<\/code> gone &lt;n&gt;/);
+    // Every link leads to a row of the failure groups' table.
+    for (const id of [...linked("baseline-new"), ...linked("baseline-known")])
+      expect(text).toContain(`id="group-${id}"`);
+  });
+
+  it("has no baseline section without --baseline", async () => {
+    expect(await readFile(await writeHtml(failingRun()), "utf8")).not.toContain('id="baseline"');
   });
 
   it("escapes what the target sent: no markup of its own gets into the page", async () => {

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { validateXML } from "xmllint-wasm";
-import type { RunEvent } from "../../src/core/events.ts";
+import type { RunEvent, RunFinished } from "../../src/core/events.ts";
 import { createJunitReporter, junitReportFile } from "../../src/reporters/junit.ts";
 import { allGreenRun } from "../fixtures/events/all-green.ts";
 import { crashedRun, interruptedRun } from "../fixtures/events/interrupted.ts";
@@ -158,6 +158,44 @@ describe("junit reporter", () => {
     expect(again?.text).toMatch(/✗ body-matches-schema: same as group [0-9a-f]{10} \(2×\): \/status must be/);
     expect(again?.text).not.toContain("expected:");
     expect(again?.attributes.message).toContain("body-matches-schema: /status must be one of");
+  });
+
+  it("with --baseline, a case whose every failure group is known is skipped as a known failure; new ones still fail", async () => {
+    // instances-read/get fails only in a known group; x-filter fails in a new one; the errored case has a known
+    // error group but a new failure group, so it stays an error.
+    const known = ["165419cad6", "f485dac5d1"];
+    const events = failingRun().map((event): RunEvent => {
+      if (event.type !== "run-finished") return event;
+      const finished: RunFinished = {
+        ...event,
+        baseline: { source: "base/report.json", known, new: ["2ea951dd0d", "33d9cd9c29"], fixed: [] },
+      };
+      return finished;
+    });
+    const xml = await junit(events);
+    await validateAgainstXsd(xml);
+    const testcases = [
+      ...xml.matchAll(/<testcase\b[^>]*name="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g),
+    ].map((match) => [
+      decode(match[1] ?? ""),
+      /<(skipped|failure|error)\b/.exec(match[2] ?? "")?.[1] ?? "passed",
+    ]);
+    const skipped = elements(xml, "skipped").filter((one) =>
+      one.attributes.message?.startsWith("known failure"),
+    );
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]?.attributes.message).toMatch(/^known failure \(baseline base\/report\.json\): \S/);
+    expect(skipped[0]?.text).toContain("case get");
+    expect(elements(xml, "failure")).toHaveLength(1);
+    expect(elements(xml, "error")).toHaveLength(1);
+    // In order: the known failure, the new failure, the error, and the case skipped with its reason.
+    expect(testcases.filter(([, kind]) => kind !== "passed").map(([, kind]) => kind)).toEqual([
+      "skipped",
+      "failure",
+      "error",
+      "skipped",
+    ]);
+    expect(elements(xml, "testsuites")[0]?.attributes).toMatchObject({ failures: "1", errors: "1" });
   });
 
   it("a case the run was interrupted in is skipped, saying so (neither a failure nor an error)", async () => {

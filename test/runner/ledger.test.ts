@@ -43,14 +43,17 @@ describe("cleanup ledger", () => {
     ledger.record({ description: "load balancer", deletePath: "/nodebalancers/1" });
     const seen: string[][] = [];
     await ledger.drain(async (path) => {
-      seen.push(ledger.left().map((entry) => entry.deletePath));
+      seen.push(ledger.left().entries.map((entry) => entry.deletePath));
       return path.includes("instances") ? 200 : 500;
     });
     expect(seen).toEqual([
       ["/compute/instances/9", "/nodebalancers/1"],
       ["/nodebalancers/1", "/compute/instances/9"],
     ]);
-    expect(ledger.left()).toEqual([{ description: "load balancer", deletePath: "/nodebalancers/1" }]);
+    expect(ledger.left()).toEqual({
+      entries: [{ description: "load balancer", deletePath: "/nodebalancers/1" }],
+      unidentified: [],
+    });
   });
 });
 
@@ -69,6 +72,19 @@ describe("resources made but not identified by their answer", () => {
       ],
     });
     expect(ledger.unidentified()).toHaveLength(2);
+  });
+
+  it("are in what the ledger says is left (what a second signal lists), before and after the cleanup", async () => {
+    const ledger = new CleanupLedger();
+    ledger.record({ description: "instance 9", deletePath: "/compute/instances/9" });
+    ledger.recordUnidentified({ description: "instance", label: "conform-ab12cd-web" });
+    const unidentified = [{ description: "instance", label: "conform-ab12cd-web" }];
+    expect(ledger.left()).toEqual({
+      entries: [{ description: "instance 9", deletePath: "/compute/instances/9" }],
+      unidentified,
+    });
+    await ledger.drain(async () => 200);
+    expect(ledger.left()).toEqual({ entries: [], unidentified });
   });
 });
 

@@ -2,9 +2,10 @@
  * `conform cleanup`: finds what runs left behind on a target (resources whose label starts with the run prefix:
  * load balancers with their profiles and nodes, instances, OAuth clients, personal access tokens) and deletes
  * it, children first; `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
- * a run's report.json (`--from-report`, which also gives the target's base URL). Exit 0 when nothing is left (or the dry run listed), 1 when
- * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, target unreachable,
- * token refused).
+ * a run's report.json (`--from-report`, which also gives the target's base URL; a merged report gives every shard's
+ * prefix, each cleaned in turn). Exit 0 when nothing is left (or the dry run listed), 1 when
+ * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, no token, target
+ * unreachable, token refused).
  * @module
  */
 import { readFileSync } from "node:fs";
@@ -13,8 +14,8 @@ import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
-import { cleanLeftovers } from "../../runner/leftovers.ts";
-import { checkNumbers } from "../options.ts";
+import { cleanLeftovers, type Leftover } from "../../runner/leftovers.ts";
+import { checkNumbers, plainNumber } from "../options.ts";
 
 function builder(yargs: Argv) {
   return yargs
@@ -55,7 +56,7 @@ function builder(yargs: Argv) {
       default: false,
       describe: "Do not verify the target's TLS certificate",
     })
-    .option("timeout", { type: "number", default: 30_000, describe: "Per-request timeout, in ms" })
+    .option("timeout", { coerce: plainNumber, default: 30_000, describe: "Per-request timeout, in ms" })
     .check((args) => {
       if (args.token !== undefined && args["token-env"] !== undefined)
         throw new ConfigError("give --token or --token-env, not both");
@@ -84,9 +85,17 @@ function builder(yargs: Argv) {
 
 type CleanupArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
 
-function readToken(args: CleanupArgs, env: NodeJS.ProcessEnv): string | undefined {
+/** The token to list and delete with: every operation the cleanup calls needs one, so none at all is refused. */
+function readToken(args: CleanupArgs, env: NodeJS.ProcessEnv): string {
   const name = args["token-env"];
-  if (name === undefined) return args.token ?? (env.CONFORM_TOKEN || undefined);
+  if (name === undefined) {
+    const token = args.token ?? (env.CONFORM_TOKEN || undefined);
+    if (token === undefined)
+      throw new ConfigError(
+        "no token given: set CONFORM_TOKEN, or give --token-env VAR (the cleanup lists and deletes with it)",
+      );
+    return token;
+  }
   const token = env[name];
   if (!token) throw new ConfigError(`--token-env ${name}: that environment variable is empty or unset`);
   return token;
@@ -101,28 +110,48 @@ function readCa(path: string | undefined): string | undefined {
   }
 }
 
-/** What a report.json says of a run's labels and target (any 1.x report; before 1.1 the prefix is derived). */
-export function readReportTarget(path: string): { prefix: string; baseUrl: string; embedded: boolean } {
-  let report: { runId?: unknown; labelPrefix?: unknown; target?: { baseUrl?: unknown; embedded?: unknown } };
+/**
+ * What a report.json says of a run's labels and target (any 1.x or 2.x report; before 1.1 the prefix is derived from
+ * the run id). A merged report (`conform merge-reports`) gives every shard's prefix: each shard labelled its own.
+ */
+export function readReportTarget(path: string): { prefixes: string[]; baseUrl: string; embedded: boolean } {
+  let report: {
+    runId?: unknown;
+    labelPrefix?: unknown;
+    target?: { baseUrl?: unknown; embedded?: unknown };
+    mergedFrom?: unknown;
+  };
   try {
     report = JSON.parse(readFileSync(path, "utf8")) as typeof report;
   } catch (error) {
     throw new ConfigError(`--from-report ${path} cannot be read as JSON: ${(error as Error).message}`);
   }
-  const prefix =
-    typeof report.labelPrefix === "string"
-      ? report.labelPrefix
-      : typeof report.runId === "string"
-        ? labelPrefixOf(runConfigDefaults.labelPrefix, report.runId)
+  const prefixOf = (labelPrefix: unknown, runId: unknown) =>
+    typeof labelPrefix === "string"
+      ? labelPrefix
+      : typeof runId === "string"
+        ? labelPrefixOf(runConfigDefaults.labelPrefix, runId)
         : undefined;
+  const prefix = prefixOf(report.labelPrefix, report.runId);
   const baseUrl = report.target?.baseUrl;
   if (prefix === undefined || typeof baseUrl !== "string")
     throw new ConfigError(`--from-report ${path} is not a conform report (no labelPrefix, runId or target)`);
-  return { prefix, baseUrl, embedded: report.target?.embedded === true };
+  // A shard entry before 2.2 has no labelPrefix: its run id gives it (with the default stem).
+  const shards = Array.isArray(report.mergedFrom)
+    ? report.mergedFrom.flatMap((shard: { labelPrefix?: unknown; runId?: unknown }) => {
+        const one = prefixOf(shard?.labelPrefix, shard?.runId);
+        return one === undefined ? [] : [one];
+      })
+    : [];
+  return {
+    prefixes: [...new Set(shards.length > 0 ? shards : [prefix])],
+    baseUrl,
+    embedded: report.target?.embedded === true,
+  };
 }
 
-/** The label prefix and base URL the arguments name. */
-function whoseLeftovers(args: CleanupArgs): { prefix: string; baseUrl: string } {
+/** The label prefixes (one, or a merged report's shards') and base URL the arguments name. */
+function whoseLeftovers(args: CleanupArgs): { prefixes: string[]; baseUrl: string } {
   const fromReport = args["from-report"];
   if (fromReport !== undefined) {
     const report = readReportTarget(fromReport);
@@ -130,11 +159,11 @@ function whoseLeftovers(args: CleanupArgs): { prefix: string; baseUrl: string } 
       throw new ConfigError(
         `--from-report ${fromReport}: that run's target was the embedded reference server, gone with the run (nothing to clean); give --base-url to clean another target`,
       );
-    return { prefix: report.prefix, baseUrl: args["base-url"] ?? report.baseUrl };
+    return { prefixes: report.prefixes, baseUrl: args["base-url"] ?? report.baseUrl };
   }
   const prefix =
     args.run !== undefined ? labelPrefixOf(runConfigDefaults.labelPrefix, args.run) : args.prefix;
-  return { prefix: prefix ?? "", baseUrl: args["base-url"] ?? "" };
+  return { prefixes: [prefix ?? ""], baseUrl: args["base-url"] ?? "" };
 }
 
 export const cleanupCommand: CommandModule<object, CleanupArgs> = {
@@ -143,23 +172,33 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
   builder: builder as unknown as CommandModule<object, CleanupArgs>["builder"],
   handler: async (args) => {
     const whose = whoseLeftovers(args);
+    const token = readToken(args, process.env);
     const baseUrl = whose.baseUrl.replace(/\/$/, "");
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new ConfigError(`--base-url ${baseUrl} is not an http(s) URL`);
     const write = (line: string) => process.stdout.write(`${line}\n`);
-    write(
-      `conform cleanup → ${baseUrl}  prefix ${whose.prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
-    );
-    const report = await cleanLeftovers({
-      baseUrl,
-      token: readToken(args, process.env),
-      prefix: whose.prefix,
-      dryRun: args["dry-run"],
-      ca: readCa(args.ca),
-      insecure: args.insecure,
-      timeoutMs: args.timeout,
-      onProgress: (line) => write(`  ${line}`),
-    });
+    const found: Leftover[] = [];
+    const deleted: Leftover[] = [];
+    const failed: string[] = [];
+    for (const prefix of whose.prefixes) {
+      write(
+        `conform cleanup → ${baseUrl}  prefix ${prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
+      );
+      const report = await cleanLeftovers({
+        baseUrl,
+        token,
+        prefix,
+        dryRun: args["dry-run"],
+        ca: readCa(args.ca),
+        insecure: args.insecure,
+        timeoutMs: args.timeout,
+        onProgress: (line) => write(`  ${line}`),
+      });
+      found.push(...report.found);
+      deleted.push(...report.deleted);
+      failed.push(...report.failed);
+    }
+    const report = { found, deleted, failed };
     const summary = args["dry-run"]
       ? `${report.found.length} leftover${report.found.length === 1 ? "" : "s"} found`
       : `${report.deleted.length} of ${report.found.length} leftover${report.found.length === 1 ? "" : "s"} deleted`;

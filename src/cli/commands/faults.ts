@@ -12,7 +12,7 @@ import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../fault-s
 import { runFaultMatrix } from "../../fault-score/score.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
-import { checkNumbers, listOption, newRunId } from "../options.ts";
+import { checkNumbers, listOption, newRunId, plainNumber } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
 interface FaultsArgs {
@@ -39,11 +39,11 @@ export const faultsCommand: CommandModule<object, FaultsArgs> = {
         describe: "Run every suite against every fault (slow)",
       })
       .option("seed", {
-        type: "number",
+        coerce: plainNumber,
         default: 1,
         describe: "Seed of the generated cases (fixed: scores compare)",
       })
-      .option("concurrency", { type: "number", default: 2, describe: "Faults scored at once" })
+      .option("concurrency", { coerce: plainNumber, default: 2, describe: "Faults scored at once" })
       .option("report-dir", {
         type: "string",
         default: runConfigDefaults.reportDir,

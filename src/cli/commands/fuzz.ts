@@ -9,7 +9,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { parsePropertyReplay, runFuzzCampaign } from "../../runner/fuzz.ts";
-import { checkNumbers } from "../options.ts";
+import { checkNumbers, plainNumber } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
 import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
 
@@ -25,7 +25,7 @@ function builder(yargs: Argv) {
       describe: "A campaign the suites declare (an unknown one is refused with the list)",
     })
     .option("runs", {
-      type: "number",
+      coerce: plainNumber,
       default: defaultCampaignRuns,
       group: "Run:",
       describe: "Runs per property (each run is a few requests)",

@@ -21,7 +21,7 @@ import { parseShard } from "../../runner/shard.ts";
 import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { handleInterruptions } from "../interruption.ts";
-import { checkNumbers, listOption, newRunId, readConfigFile } from "../options.ts";
+import { checkNumbers, listOption, newRunId, plainNumber, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
 const groups = {
@@ -120,12 +120,12 @@ export function runOptions(yargs: Argv) {
       describe: "Let suites tagged `writes` create and delete resources on a real target",
     })
     .option("seed", {
-      type: "number",
+      coerce: plainNumber,
       group: groups.behaviour,
       describe: "Seed for generated cases (default: random, printed in the report)",
     })
     .option("concurrency", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.concurrency,
       group: groups.behaviour,
       describe: "Suites run at once",
@@ -137,51 +137,51 @@ export function runOptions(yargs: Argv) {
       describe: "auto (follow X-RateLimit-* headers), or a budget such as 5/s or 100/m",
     })
     .option("timeout", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.timeoutMs,
       group: groups.behaviour,
       describe: "Per-request timeout (connect, headers, body), in ms",
     })
     .option("max-failures", {
-      type: "number",
+      coerce: plainNumber,
       default: 0,
       group: groups.behaviour,
       describe: "Stop starting cases after this many failures (0: never)",
     })
     .option("max-response-bytes", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.maxResponseBytes,
       group: groups.bounds,
       describe:
         'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
     })
     .option("request-deadline", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.requestDeadlineMs,
       group: groups.bounds,
       describe: "Per request, from the answer's headers to its last byte, in ms (a trickling body ends)",
     })
     .option("max-wait", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.maxWaitMs,
       group: groups.bounds,
       describe:
         "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
     })
     .option("max-time", {
-      type: "number",
+      coerce: plainNumber,
       group: groups.bounds,
       describe:
         "The whole run's time limit, in ms (default: none); reaching it ends the run like Ctrl-C (cleanup, reports), exit 2",
     })
     .option("kept-body-bytes", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.keptBodyBytes,
       group: groups.bounds,
       describe: "Body kept with each failing exchange in the reports (the rest is cut, saying so)",
     })
     .option("kept-report-bytes", {
-      type: "number",
+      coerce: plainNumber,
       default: runConfigDefaults.keptReportBytes,
       group: groups.bounds,
       describe: "Bodies kept over all failing exchanges of a run; past it, failing exchanges keep no body",
@@ -401,7 +401,7 @@ export async function runWithReporters(
       caFile: config.caFile,
       insecure: config.insecure,
     },
-    entries: () => ledger.left(),
+    ledger: () => ledger.left(),
     reporters,
     write: (text) => process.stderr.write(text),
     exit: (code) => process.exit(code),

@@ -10,7 +10,7 @@ import type { CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { createReferenceServer, type ReferenceServer } from "../../reference/server.ts";
-import { checkNumbers, listOption } from "../options.ts";
+import { checkNumbers, listOption, plainNumber } from "../options.ts";
 
 interface ServeArgs {
   port: number;
@@ -74,7 +74,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   describe: "Start the embedded reference implementation of the API on loopback",
   builder: (yargs) =>
     yargs
-      .option("port", { type: "number", default: 0, describe: "Port to listen on (0: any free port)" })
+      .option("port", { coerce: plainNumber, default: 0, describe: "Port to listen on (0: any free port)" })
       .option("host", {
         type: "string",
         default: "127.0.0.1",
@@ -83,10 +83,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("http", { type: "boolean", default: false, describe: "Serve plain HTTP instead of HTTPS" })
       .option("token", {
         type: "string",
-        describe: "Fix the ready personal access token (default: 64 random hex characters)",
+        describe:
+          "Fix the ready personal access token: at least 8 characters, no spaces (default: 64 random hex characters)",
       })
       .option("time-scale", {
-        type: "number",
+        coerce: plainNumber,
         default: 1,
         describe: "Multiply the server's delays (boot, health-check interval): 0.01 makes them 100x faster",
       })

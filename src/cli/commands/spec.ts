@@ -1,12 +1,13 @@
 /**
- * `conform spec <file>`: validates an API description and prints what the toolkit sees in it (areas,
+ * `conform spec [file]`: validates an API description and prints what the toolkit sees in it (areas,
  * paginated lists and their filters, scopes, deprecated operations, unknown formats). Exit 0 when it loads;
- * exit 2 naming where it fails when it does not.
+ * exit 2 naming where it fails when it does not. Without a file, the bundled description (`specs/cloud-api-v4.yaml`).
  * @module
  */
 import type { CommandModule } from "yargs";
 import { SpecInvalidError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
+import { bundledSpecPath } from "../../spec/bundled.ts";
 import { formatProblems, loadSpec, summarizeSpec } from "../../spec/index.ts";
 
 interface SpecArgs {
@@ -16,17 +17,23 @@ interface SpecArgs {
 }
 
 export const specCommand: CommandModule<object, SpecArgs> = {
-  command: "spec <file>",
+  command: "spec [file]",
   describe: "Validate an API description (file or http(s) URL; OpenAPI 3.x or Swagger 2.0) and summarise it",
   builder: (yargs) =>
     yargs
-      .positional("file", { type: "string", demandOption: true, describe: "Path or URL of the description" })
+      .positional("file", {
+        type: "string",
+        default: bundledSpecPath,
+        defaultDescription: "the bundled specs/cloud-api-v4.yaml",
+        describe: "Path or URL of the description",
+      })
       .option("validate", {
         type: "boolean",
         default: true,
         describe: "Check the description against its OpenAPI schema (--no-validate skips it)",
       })
-      .example("$0 spec specs/cloud-api-v4.yaml", "Check the project's own description"),
+      .example("$0 spec", "Check the bundled description")
+      .example("$0 spec my-api.yaml --no-validate", "Summarise another description without the schema check"),
   handler: async (args) => {
     try {
       const spec = await loadSpec(args.file, { validate: args.validate });

@@ -59,6 +59,8 @@ export class RunRecord {
   exchangesSeen = 0;
   retriesSeen = 0;
   rateLimitedSeen = 0;
+  /** The exit code of a process quitting at once (a second signal), before the engine said the run finished. */
+  abandonedWith: number | undefined;
   readonly #openCases = new Map<string, CaseStarted>();
   readonly #groupsOpened = new Map<string, FailureGroupOpened["group"]>();
   readonly #statusesSeen = new Map<string, Set<number>>();
@@ -147,6 +149,23 @@ export class RunRecord {
     return [...this.#openCases.values()];
   }
 
+  /**
+   * The process quits at once with `exitCode` (a second signal) before the engine said the run finished: the cases
+   * still running were interrupted by it, and are counted so (they stay listed as open).
+   */
+  abandon(exitCode: number): void {
+    if (this.finished) return;
+    this.abandonedWith = exitCode;
+  }
+
+  /** The cases a second signal interrupted while they ran (none unless the run was abandoned). */
+  #abandonedIn(suiteId?: string): { readonly status: "interrupted" }[] {
+    if (this.abandonedWith === undefined) return [];
+    return this.openCases
+      .filter((open) => suiteId === undefined || open.suiteId === suiteId)
+      .map(() => ({ status: "interrupted" as const }));
+  }
+
   /** The engine said the run finished (cleanup done, counts final), interrupted or not. */
   get ended(): boolean {
     return this.finished !== undefined;
@@ -171,7 +190,7 @@ export class RunRecord {
   }
 
   suiteCounts(suite: SuiteRecord): Counts {
-    return suite.finished?.counts ?? countCases(suite.cases);
+    return suite.finished?.counts ?? countCases([...suite.cases, ...this.#abandonedIn(suite.id)]);
   }
 
   suiteDurationMs(suite: SuiteRecord): number {
@@ -180,7 +199,7 @@ export class RunRecord {
 
   get counts(): Counts {
     if (this.finished) return this.finished.counts;
-    return countCases([...this.suites.values()].flatMap((suite) => suite.cases));
+    return countCases([...[...this.suites.values()].flatMap((suite) => suite.cases), ...this.#abandonedIn()]);
   }
 
   get durationMs(): number | undefined {

@@ -12,6 +12,7 @@ import type { CaseContext } from "../../runner/suite-api.ts";
 import { conventionsOf } from "../../spec/conventions.ts";
 import type { OperationInfo } from "../../spec/types.ts";
 import { type PathValue, pathOf } from "../operations.ts";
+import { idOfLocation, labelOf } from "../resources.ts";
 
 /** Where a write's answer says the resource is, and how to read it back. */
 export interface Written {
@@ -100,11 +101,14 @@ export function written(t: CaseContext, write: WriteAt, response: LiveResponse):
       ? { kind: "get" as const, path: at, operation: match.operation }
       : undefined;
   };
+  // What the answer names it by: its id, else the last segment of its `Location`.
+  const location = idOfLocation(response.headers.location);
   const exception = readBackExceptions[write.operation.operationId];
   if (exception) {
+    const named = isPathValue(body.id) ? body.id : location;
     const resource =
-      exception.resource && isPathValue(body.id)
-        ? pathById(t, exception.resource, [...write.params, body.id])
+      exception.resource && named !== undefined
+        ? pathById(t, exception.resource, [...write.params, named])
         : undefined;
     const read = getAt(exception.read ? pathById(t, exception.read, write.params) : (resource ?? path));
     const lists = Object.entries(exception.lists ?? {}).flatMap(([name, operationId]) => {
@@ -121,8 +125,9 @@ export function written(t: CaseContext, write: WriteAt, response: LiveResponse):
   // A create: `/things` made `/things/{x}`, named by the answer's property `x` when it has one (`address`), else `id`.
   const child = createdResource(t, write.operation);
   if (!child) return { resourcePath: undefined, read: undefined };
-  const id = body[child.parameter] ?? body.id;
-  if (!isPathValue(id)) return { resourcePath: undefined, read: undefined };
+  const named = body[child.parameter] ?? body.id;
+  const id = isPathValue(named) ? named : location;
+  if (id === undefined) return { resourcePath: undefined, read: undefined };
   const resourcePath = pathOf(child.operation, ...write.params, id);
   const read = getAt(resourcePath);
   if (read) return { resourcePath, read };
@@ -130,14 +135,49 @@ export function written(t: CaseContext, write: WriteAt, response: LiveResponse):
   return {
     resourcePath,
     read: list?.operation.paginated
-      ? { kind: "list", path, operation: list.operation, id: body.id }
+      ? { kind: "list", path, operation: list.operation, id: body.id ?? id }
       : undefined,
   };
 }
 
-/** Puts what a write created on the cleanup ledger (when the description can delete it there). */
-export function registerWritten(t: CaseContext, operation: OperationInfo, where: Written): void {
-  if (!where.resourcePath || !t.spec.operations.match("DELETE", where.resourcePath)) return;
+/**
+ * Whether a successful write to `operation` makes a resource of its own that the description can delete (a create
+ * whose resource path has a DELETE), by the description's paths.
+ */
+function makesDeletable(t: CaseContext, operation: OperationInfo): boolean {
+  if (operation.method !== "post") return false;
+  const exception = readBackExceptions[operation.operationId];
+  const made = exception
+    ? exception.resource && t.spec.operations.byId(exception.resource)
+    : createdResource(t, operation)?.operation;
+  return (
+    !!made &&
+    t.spec.operations
+      .all()
+      .some((other) => other.method === "delete" && other.pathTemplate === made.pathTemplate)
+  );
+}
+
+/**
+ * Puts what a write created on the cleanup ledger (when the description can delete it there). A create whose 2xx
+ * named nothing (no id, no `Location`) goes on it as unidentified, by the label in `sent` (the body the suite sent,
+ * as an object or as text), for the end of the run to list and `conform cleanup` to find.
+ */
+export function registerWritten(
+  t: CaseContext,
+  operation: OperationInfo,
+  where: Written,
+  sent?: unknown,
+): void {
+  if (!where.resourcePath) {
+    if (makesDeletable(t, operation))
+      t.cleanupUnidentified(
+        `${operation.operationId} created something its answer did not name`,
+        labelOf(sent),
+      );
+    return;
+  }
+  if (!t.spec.operations.match("DELETE", where.resourcePath)) return;
   t.cleanup(`${operation.operationId} created ${where.resourcePath}`, where.resourcePath);
 }
 

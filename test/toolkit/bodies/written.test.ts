@@ -13,6 +13,8 @@ interface Row {
   readonly operationId: string;
   readonly params: readonly (string | number)[];
   readonly answer: unknown;
+  /** The answer's `Location` header, when it has one. */
+  readonly location?: string;
   readonly resourcePath: string | undefined;
   /** `get <path>`, `list <path>`, or undefined. */
   readonly read: string | undefined;
@@ -61,6 +63,23 @@ const rows: readonly Row[] = [
   },
   // No id in the answer: nowhere to read.
   { operationId: "createNodeBalancer", params: [], answer: {}, resourcePath: undefined, read: undefined },
+  // No id in the answer, but a `Location`: its last segment names it.
+  {
+    operationId: "createNodeBalancer",
+    params: [],
+    answer: {},
+    location: "/v4/nodebalancers/8",
+    resourcePath: "/nodebalancers/8",
+    read: "get /nodebalancers/8",
+  },
+  {
+    operationId: "createNodeBalancerNodeDeprecated",
+    params: [1, 2],
+    answer: {},
+    location: "https://api.example.net/v4/nodebalancers/1/configs/2/nodes/6",
+    resourcePath: "/nodebalancers/1/configs/2/nodes/6",
+    read: "get /nodebalancers/1/configs/2/nodes/6",
+  },
   // The exceptions, named by operationId.
   {
     operationId: "createNodeBalancerNodeDeprecated",
@@ -94,7 +113,11 @@ describe("written", () => {
     const where = written(
       t,
       { operation, params: row.params },
-      liveResponse({ status: 200, json: row.answer }),
+      liveResponse({
+        status: 200,
+        json: row.answer,
+        headers: row.location ? { location: row.location } : {},
+      }),
     );
     expect(shape(where)).toEqual({
       resourcePath: row.resourcePath,
@@ -110,7 +133,11 @@ describe("written", () => {
     const where = written(
       t,
       { operation, params: row.params },
-      liveResponse({ status: 200, json: row.answer }),
+      liveResponse({
+        status: 200,
+        json: row.answer,
+        headers: row.location ? { location: rename(row.location)! } : {},
+      }),
     );
     expect(shape(where)).toEqual({
       resourcePath: rename(row.resourcePath),
@@ -146,6 +173,45 @@ describe("registerWritten", () => {
       { description: "createNodeBalancer created /nodebalancers/7", path: "/nodebalancers/7" },
     ]);
   });
+
+  const unnamed = "created something its answer did not name";
+  it.each<[string, unknown, { description: string; label: string | undefined }[]]>([
+    [
+      "createNodeBalancer",
+      { label: "conform-ab12cd-lb" },
+      [{ description: `createNodeBalancer ${unnamed}`, label: "conform-ab12cd-lb" }],
+    ],
+    [
+      "createNodeBalancer",
+      '{"label":"conform-ab12cd-raw"}',
+      [{ description: `createNodeBalancer ${unnamed}`, label: "conform-ab12cd-raw" }],
+    ],
+    [
+      "createNodeBalancer",
+      { region: "us-east" },
+      [{ description: `createNodeBalancer ${unnamed}`, label: undefined }],
+    ],
+    ["createNodeBalancer", "not json", [{ description: `createNodeBalancer ${unnamed}`, label: undefined }]],
+    [
+      "createNodeBalancerNodeDeprecated",
+      { label: "conform-ab12cd-node" },
+      [{ description: `createNodeBalancerNodeDeprecated ${unnamed}`, label: "conform-ab12cd-node" }],
+    ],
+    // Not creates: an update and a rebuild make nothing of their own.
+    ["updateNodeBalancer", { label: "conform-ab12cd-lb" }, []],
+    ["rebuildNodeBalancerConfig", { port: 80 }, []],
+  ])(
+    "a 2xx of %s naming nothing, sent %j, goes on the ledger as unidentified by its label",
+    async (operationId, sent, unidentified) => {
+      const fake = fakeCase(await specWith());
+      const operation = fake.t.spec.operations.byId(operationId)!;
+      const params = { createNodeBalancer: [], updateNodeBalancer: [1] }[operationId] ?? [1, 2];
+      const where = written(fake.t, { operation, params }, liveResponse({ status: 200, json: {} }));
+      registerWritten(fake.t, operation, where, sent);
+      expect(fake.unidentified).toEqual(unidentified);
+      expect(fake.cleanups).toEqual([]);
+    },
+  );
 });
 
 describe("findInList", () => {
