@@ -12,12 +12,14 @@
  *   breaking the request schema at a field) names a field;
  * - `observed-rate-limit`: per caller, endpoint and window (same `X-RateLimit-Limit` and `-Reset`), the lowest
  *   `Remaining` seen is at most Limit minus the answers seen in it (other clients only lower it; order-free, so
- *   concurrent answers recorded out of order are fine);
- * - `observed-scopes`: a caller's `X-OAuth-Scopes` stays the same from one answer to the next;
+ *   concurrent answers recorded out of order are fine); when the caller is unknown (tokens redacted), only that
+ *   two answers in a window do not both say the whole limit is left;
+ * - `observed-scopes`: `X-Accepted-OAuth-Scopes` names the scopes the description says the operation needs, and a
+ *   known caller's `X-OAuth-Scopes` stays the same from one answer to the next;
  * - `observed-deprecated`: a success of an operation the description marks deprecated is 299 with `warnings`.
  *
- * A caller is whatever the feeder knows of the token (the proxy: a digest of it; a recording: its redacted
- * header, so one caller per file). Pure over its inputs apart from the bounded state the sequence needs.
+ * A caller is a digest of the token when the feeder knows it (the proxy; a recording whose tokens are not
+ * redacted), else undefined. Pure over its inputs apart from the bounded state the sequence needs.
  * @module
  */
 import type { Exchange, RecordedResponse } from "../core/exchange.ts";
@@ -91,7 +93,7 @@ export class ObservedJudge {
    * The judgements that apply to one exchange, in sequence order: a result per judgement that had something to
    * judge (passed, failed or skipped with the reason); none for an exchange no operation matched or with no answer.
    */
-  judge(exchange: Exchange, caller = "-"): CheckResult[] {
+  judge(exchange: Exchange, caller?: string): CheckResult[] {
     const { response, operationId } = exchange;
     if (!response || !operationId) return [];
     const operation = this.#spec.operations.byId(operationId);
@@ -110,7 +112,7 @@ export class ObservedJudge {
     }
     add("observed-error-field", this.#errorField(operation, url, exchange, response));
     add("observed-rate-limit", this.#rateLimit(operation, response, caller));
-    add("observed-scopes", this.#scopesOf(response, caller));
+    for (const outcome of this.#scopesOf(operation, response, caller)) add("observed-scopes", outcome);
     add("observed-deprecated", this.#deprecated(operation, response));
     return results;
   }
@@ -185,7 +187,7 @@ export class ObservedJudge {
     url: URL,
     exchange: Exchange,
     response: RecordedResponse,
-    caller: string,
+    caller: string | undefined,
   ): CheckOutcome | undefined {
     const bounds = conventionsOf(this.#spec).pageSize;
     const query = this.#pageQuery(url);
@@ -290,27 +292,65 @@ export class ObservedJudge {
     return issue ? `field ${issue.field}` : undefined;
   }
 
-  #rateLimit(operation: OperationInfo, response: RecordedResponse, caller: string): CheckOutcome | undefined {
+  #rateLimit(
+    operation: OperationInfo,
+    response: RecordedResponse,
+    caller: string | undefined,
+  ): CheckOutcome | undefined {
     const limit = Number(response.headers["x-ratelimit-limit"]);
     const remaining = Number(response.headers["x-ratelimit-remaining"]);
     const reset = response.headers["x-ratelimit-reset"];
     if (!Number.isInteger(limit) || !Number.isInteger(remaining) || reset === undefined) return undefined;
     // A refused token or a 429 tells nothing of the window's count.
     if (response.status === 401 || response.status === 429) return undefined;
-    const key = [caller, operation.operationId, limit, reset].join("\u0000");
+    const key = [caller ?? "", operation.operationId, limit, reset].join("\u0000");
     const window = this.#windows.get(key) ?? remember(this.#windows, key, { seen: 0, lowest: limit });
     window.seen += 1;
     window.lowest = Math.min(window.lowest, remaining);
-    if (window.lowest <= limit - window.seen) return passed;
+    // A known caller: every answer seen in the window was counted, whoever else spends it.
+    if (caller !== undefined) {
+      if (window.lowest <= limit - window.seen) return passed;
+      return failed(
+        `X-RateLimit-Remaining does not go down: ${window.seen} answers to one token in one window of ${limit}, the lowest says ${window.lowest} left`,
+        { expected: `at most ${limit - window.seen}`, actual: window.lowest },
+      );
+    }
+    // Tokens unknown (a recording's are redacted): answers of several tokens may share the window's key, but each
+    // answered request spends its own token's window, so after two answers one of them says less than the limit.
+    if (window.seen < 2 || window.lowest < limit) return window.seen < 2 ? undefined : passed;
     return failed(
-      `X-RateLimit-Remaining does not go down: ${window.seen} answers in one window of ${limit}, the lowest says ${window.lowest} left`,
-      { expected: `at most ${limit - window.seen}`, actual: window.lowest },
+      `X-RateLimit-Remaining does not go down: ${window.seen} answers in one window of ${limit}, every one says ${limit} left`,
+      { expected: `less than ${limit}`, actual: window.lowest },
     );
   }
 
-  #scopesOf(response: RecordedResponse, caller: string): CheckOutcome | undefined {
+  #scopesOf(
+    operation: OperationInfo,
+    response: RecordedResponse,
+    caller: string | undefined,
+  ): CheckOutcome[] {
+    const outcomes: CheckOutcome[] = [];
+    const accepted = response.headers["x-accepted-oauth-scopes"];
+    const needed = operation.security.scopes;
+    if (
+      accepted !== undefined &&
+      !operation.security.public &&
+      needed.length > 0 &&
+      response.status !== 401
+    ) {
+      const named = new Set(accepted.split(/[\s,]+/).filter(Boolean));
+      const missing = needed.filter((scope) => !named.has(scope));
+      outcomes.push(
+        missing.length === 0
+          ? passed
+          : failed(`X-Accepted-OAuth-Scopes does not name the scope ${operation.operationId} needs`, {
+              expected: needed.join(" "),
+              actual: accepted,
+            }),
+      );
+    }
     const scopes = response.headers["x-oauth-scopes"];
-    if (scopes === undefined || response.status === 401) return undefined;
+    if (caller === undefined || scopes === undefined || response.status === 401) return outcomes;
     const normal = scopes
       .split(/[\s,]+/)
       .filter(Boolean)
@@ -318,11 +358,16 @@ export class ObservedJudge {
       .join(" ");
     const before = this.#scopes.get(caller);
     remember(this.#scopes, caller, normal);
-    if (before === undefined || before === normal) return before === undefined ? undefined : passed;
-    return failed("X-OAuth-Scopes changed between two answers to the same token", {
-      expected: before,
-      actual: normal,
-    });
+    if (before === undefined) return outcomes;
+    outcomes.push(
+      before === normal
+        ? passed
+        : failed("X-OAuth-Scopes changed between two answers to the same token", {
+            expected: before,
+            actual: normal,
+          }),
+    );
+    return outcomes;
   }
 
   #deprecated(operation: OperationInfo, response: RecordedResponse): CheckOutcome | undefined {

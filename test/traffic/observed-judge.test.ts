@@ -53,11 +53,13 @@ const list = (path: string, json: unknown, requestHeaders: Record<string, string
   seen({ operationId: "getComputeTypes", path, json, requestHeaders, status });
 
 /** Outcome statuses per judgement for a sequence, the last exchange's. */
-function verdicts(sequence: Exchange[]): Record<string, string> {
+function verdicts(sequence: Exchange[], caller?: string): Record<string, string> {
   const judge = new ObservedJudge(spec);
   let last: Record<string, string> = {};
   for (const one of sequence) {
-    last = Object.fromEntries(judge.judge(one).map((result) => [result.checkId, result.outcome.status]));
+    last = Object.fromEntries(
+      judge.judge(one, caller).map((result) => [result.checkId, result.outcome.status]),
+    );
   }
   return last;
 }
@@ -168,6 +170,7 @@ describe("observed judgements", () => {
         }),
       ],
       { "observed-rate-limit": "passed" },
+      "token-a",
     ],
     [
       "scopes change for one token",
@@ -181,6 +184,28 @@ describe("observed judgements", () => {
         }),
       ],
       { "observed-scopes": "failed" },
+      "token-a",
+    ],
+    [
+      "X-Accepted-OAuth-Scopes without the scope needed",
+      [
+        seen({
+          operationId: "getProfile",
+          path: "/profile",
+          json: {},
+          headers: { "x-accepted-oauth-scopes": "nope" },
+        }),
+      ],
+      { "observed-scopes": "failed" },
+    ],
+    [
+      "Remaining that does not go down for one known token",
+      [
+        seen({ operationId: "getProfile", path: "/profile", json: {}, headers: limitHeaders(9) }),
+        seen({ operationId: "getProfile", path: "/profile", json: {}, headers: limitHeaders(9) }),
+      ],
+      { "observed-rate-limit": "failed" },
+      "token-a",
     ],
     [
       "the deprecated path answers 299 with warnings",
@@ -208,8 +233,8 @@ describe("observed judgements", () => {
       ],
       { "observed-deprecated": "failed" },
     ],
-  ] as const)("%s", (_name, sequence, expected) => {
-    expect(verdicts([...sequence])).toMatchObject(expected);
+  ] as [string, Exchange[], Record<string, string>, string?][])("%s", (_name, sequence, expected, caller) => {
+    expect(verdicts(sequence, caller)).toMatchObject(expected);
   });
 
   it("names no judgement for an exchange no operation matched", () => {
