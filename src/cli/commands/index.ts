@@ -4,6 +4,7 @@ import { diffCommand } from "./diff.ts";
 import { faultsCommand } from "./faults.ts";
 import { fuzzCommand } from "./fuzz.ts";
 import { mergeReportsCommand } from "./merge-reports.ts";
+import { proxyCommand } from "./proxy.ts";
 import { runCommand } from "./run.ts";
 import { serveCommand } from "./serve.ts";
 import { specCommand } from "./spec.ts";
@@ -21,4 +22,5 @@ export const commands: CommandModule<any, any>[] = [
   mergeReportsCommand,
   diffCommand,
   verifyCommand,
+  proxyCommand,
 ];
