@@ -3,7 +3,9 @@
  * providers record their integration tests: `version: 1` (`request: {body, form, headers, url, method}`,
  * `response: {body, headers, status, code, duration}`) and `version: 2` (the same with `id`, `proto`,
  * `content_length`, a `duration` such as `123.4ms`). Headers are lists of values. Interactions are read in the
- * file's order, each as an observed exchange; a cassette has no times, so each starts where the previous ended.
+ * file's order, each as an observed exchange. A cassette has no times of its own: an interaction is dated by its
+ * answer's `Date` header (what a rate-limit reset is judged against), else it follows the one before it, and the
+ * first undated one is dated `startedAt`.
  * @module
  */
 import { parse } from "yaml";
@@ -48,7 +50,7 @@ export function goDurationMs(value: unknown): number {
 }
 
 /** The interactions of a cassette's text; throws when the text is not a cassette. */
-export function readCassette(text: string, startedAt = 0): ObservedExchange[] {
+export function readCassette(text: string, startedAt = Date.now()): ObservedExchange[] {
   const document: unknown = parse(text, { maxAliasCount: 100 });
   if (!isCassette(document)) throw new Error("not a go-vcr cassette (no interactions list)");
   let clock = startedAt;
@@ -60,6 +62,9 @@ export function readCassette(text: string, startedAt = 0): ObservedExchange[] {
         ? response.code
         : Number.parseInt(String(response?.status ?? ""), 10);
     const duration = goDurationMs(response?.duration);
+    const responseHeaders = headersOf(response?.headers);
+    const dated = Date.parse(responseHeaders.date ?? "");
+    if (!Number.isNaN(dated)) clock = dated - duration;
     const started = clock;
     clock += Math.max(duration, 1);
     const form = isObject(request.form) ? request.form : undefined;
@@ -78,7 +83,7 @@ export function readCassette(text: string, startedAt = 0): ObservedExchange[] {
       requestBody: body === "" ? undefined : body,
       response:
         Number.isInteger(code) && code > 0 && !failed
-          ? { status: code, headers: headersOf(response?.headers), body: String(response?.body ?? "") }
+          ? { status: code, headers: responseHeaders, body: String(response?.body ?? "") }
           : undefined,
       ...(failed
         ? { error: { code: "RECORDED_ERROR", message: String(interaction.error ?? response?.error) } }
