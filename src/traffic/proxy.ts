@@ -72,6 +72,15 @@ function flat(headers: Record<string, string | string[] | undefined>): Record<st
   return out;
 }
 
+/**
+ * What is judged of an answer: the whole body, or past `maxBytes` (`--max-response-bytes`) only its first part,
+ * marked cut (the client still gets every byte; the checks skip what a cut body cannot show).
+ */
+function recordedAnswer(status: number, headers: Record<string, string>, body: Buffer, maxBytes: number) {
+  if (body.length <= maxBytes) return { status, headers, body: body.toString("utf8") };
+  return { status, headers, body: body.subarray(0, maxBytes).toString("utf8"), bytes: body.length };
+}
+
 async function readAll(incoming: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);

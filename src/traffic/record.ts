@@ -31,6 +31,8 @@ export interface ObservedExchange {
         readonly status: number;
         readonly headers: Readonly<Record<string, string>>;
         readonly body: string;
+        /** The body's size as it came, when `body` holds only its first part (a proxy's bound). */
+        readonly bytes?: number;
       }
     | undefined;
   readonly error?: { readonly code: string; readonly message: string };
@@ -150,8 +152,8 @@ export class ExchangeRecorder {
         headers,
         json: isJsonType(headers["content-type"]) ? body.json : undefined,
         text: body.text,
-        truncated: false,
-        bytes: Buffer.byteLength(observed.response.body),
+        truncated: observed.response.bytes !== undefined,
+        bytes: observed.response.bytes ?? Buffer.byteLength(observed.response.body),
       };
     }
     return {

@@ -58,7 +58,6 @@ export class TrafficSession {
   readonly #sources = new Map<string, Source>();
   readonly #started = performance.now();
   readonly #counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 };
-  #nextId = 1;
 
   constructor(
     input: TrafficSessionInput,
@@ -112,11 +111,6 @@ export class TrafficSession {
     });
     bus.emit({ type: "suite-started", suiteId: id, title, tags: ["read-only"] });
     bus.emit({ type: "case-started", suiteId: id, caseId: trafficCaseId, title });
-  }
-
-  /** A fresh exchange id (unique within the session). */
-  nextExchangeId(): number {
-    return this.#nextId++;
   }
 
   /** Judges one exchange of `sourceId` (in the order observed); `caller` tells tokens apart, when known. */

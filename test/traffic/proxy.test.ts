@@ -166,8 +166,35 @@ async function judgeThroughProxy(faults: string[]) {
       headers: { ...auth, "content-type": "application/json" },
       body: '{"region":"us-east"}',
     });
-    if (made.status === 200)
-      await send(`${base}/nodebalancers/${JSON.parse(made.text).id}`, { headers: auth });
+    if (made.status === 200) {
+      const balancer = `${base}/nodebalancers/${JSON.parse(made.text).id}`;
+      await send(balancer, { headers: auth });
+      const json = { ...auth, "content-type": "application/json" };
+      const config = await send(`${balancer}/configs`, {
+        method: "POST",
+        headers: json,
+        body: '{"port":80,"protocol":"http"}',
+      });
+      // The deprecated alias: POST to the profile itself adds a node at an instance's private address.
+      const instance = await send(`${base}/compute/instances`, {
+        method: "POST",
+        headers: json,
+        body: '{"region":"us-east","type":"g6-standard-1","booted":false}',
+      });
+      const ip = await send(`${base}/networking/ips`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ type: "ipv4", public: false, compute_id: JSON.parse(instance.text).id }),
+      });
+      const node = JSON.stringify({ label: "web-1", address: `${JSON.parse(ip.text).address}:80` });
+      if (config.status === 200)
+        await send(`${balancer}/configs/${JSON.parse(config.text).id}`, {
+          method: "POST",
+          headers: json,
+          body: node,
+        });
+    }
+    await send(`${base}/nodebalancers/${JSON.parse(made.text).id}`, { headers: auth });
   } finally {
     await proxy.stop().finally(() => server.close());
   }
@@ -180,7 +207,7 @@ describe("conform proxy judges what an ordinary client sends", () => {
     const finished = events.at(-1) as RunFinished;
     expect([...failedChecks(events)]).toEqual([]);
     expect(finished.exitCode).toBe(0);
-    expect(finished.exchanges).toBe(11);
+    expect(finished.exchanges).toBe(16);
   });
 
   it.each([
@@ -192,6 +219,7 @@ describe("conform proxy judges what an ordinary client sends", () => {
     ["rate-limit-remaining-frozen", "observed-rate-limit"],
     ["id-as-string", "body-matches-schema"],
     ["error-field-missing", "observed-error-field"],
+    ["deprecated-alias-answers-200", "observed-deprecated"],
     ["spec-version-missing", "spec-version-header"],
   ])("catches %s (%s)", async (fault, check) => {
     const events = await judgeThroughProxy([fault]);
