@@ -3,12 +3,14 @@
  * path and query, headers but the hop-by-hop ones, the body byte for byte; redirects, HEAD and CORS preflights
  * passed through, the answer's status, headers and bytes handed back as they came), and judges each exchange as
  * it completes with the per-exchange checks and the observed judgements (`session.ts`), the token told apart by a
- * digest of it and redacted like a run's. It ends when its signal aborts (SIGINT, SIGTERM): the session's verdict
+ * digest of it and redacted like a run's. Plain HTTP, or HTTPS with a certificate of its own (`httpsCertFile`);
+ * an HTTPS target is trusted through `--ca` (or `--insecure`). It ends when its signal aborts (SIGINT, SIGTERM): the session's verdict
  * is what it judged.
  * @module
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
 import { ConfigError } from "../core/errors.ts";
@@ -17,6 +19,7 @@ import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
+import { proxyCertificate } from "./proxy-certificate.ts";
 import { callerOf, ExchangeRecorder } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
@@ -45,6 +48,8 @@ export interface ProxyOptions extends RunOptions {
   readonly host?: string;
   /** Default 0: any free port. */
   readonly port?: number;
+  /** Serve HTTPS with a certificate of its own, written (PEM) to this file for the clients to trust. */
+  readonly httpsCertFile?: string;
   /** Told the proxy's own URL once it listens. */
   readonly onListening?: (url: string) => void;
   /** Told each exchange as it is judged (a count for a progress line). */
@@ -193,20 +198,36 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     options.onExchange?.(judged);
   };
 
-  const server = createServer((incoming, outgoing) => {
+  const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     handle(incoming, outgoing).catch((error: unknown) => {
       if (!outgoing.headersSent) outgoing.writeHead(502);
       outgoing.end();
       bus.emit({ type: "warning", message: `proxy: ${(error as Error).message}` });
     });
-  });
+  };
+  let scheme = "http";
+  let server: ReturnType<typeof createServer>;
+  if (options.httpsCertFile !== undefined) {
+    const own = await proxyCertificate(host);
+    try {
+      writeFileSync(options.httpsCertFile, own.cert, { mode: 0o644 });
+    } catch (error) {
+      throw new ConfigError(
+        `--https: ${options.httpsCertFile} cannot be written (${(error as NodeJS.ErrnoException).code ?? error})`,
+      );
+    }
+    server = createHttpsServer({ cert: own.cert, key: own.key }, listener) as unknown as ReturnType<
+      typeof createServer
+    >;
+    scheme = "https";
+  } else server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  options.onListening?.(`http://${shown}:${address.port}`);
+  options.onListening?.(`${scheme}://${shown}:${address.port}`);
   await new Promise<void>((resolve) => {
     if (options.signal.aborted) resolve();
     else options.signal.addEventListener("abort", () => resolve(), { once: true });

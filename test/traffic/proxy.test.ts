@@ -3,8 +3,11 @@
  * forwarding is untouched (bytes, big integers, redirects, HEAD, preflights); the reference server, clean and with
  * faults, driven by undici and by one of the project's own suites, proves the judgement.
  */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Agent, request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunEvent, RunFinished } from "../../src/core/events.ts";
@@ -24,7 +27,10 @@ interface Proxy {
   stop(): Promise<RunFinished>;
 }
 
-async function startProxy(target: string): Promise<Proxy> {
+async function startProxy(
+  target: string,
+  more: { config?: Partial<RunConfig>; httpsCertFile?: string } = {},
+): Promise<Proxy> {
   const events: RunEvent[] = [];
   const controller = new AbortController();
   let url = "";
@@ -32,17 +38,21 @@ async function startProxy(target: string): Promise<Proxy> {
   const ready = new Promise<void>((resolve) => {
     listening = resolve;
   });
-  const finished = runProxy(config, {
-    runId: "20261124T000000Z-proxy",
-    listeners: [(event) => void events.push(event)],
-    signal: controller.signal,
-    toolVersion: "test",
-    target,
-    onListening: (at) => {
-      url = at;
-      listening();
+  const finished = runProxy(
+    { ...config, ...more.config },
+    {
+      ...(more.httpsCertFile ? { httpsCertFile: more.httpsCertFile } : {}),
+      runId: "20261124T000000Z-proxy",
+      listeners: [(event) => void events.push(event)],
+      signal: controller.signal,
+      toolVersion: "test",
+      target,
+      onListening: (at) => {
+        url = at;
+        listening();
+      },
     },
-  });
+  );
   await Promise.race([ready, finished]);
   return {
     get url() {
@@ -225,6 +235,39 @@ describe("conform proxy judges what an ordinary client sends", () => {
     const events = await judgeThroughProxy([fault]);
     expect([...failedChecks(events)]).toContain(check);
     expect((events.at(-1) as RunFinished).exitCode).toBe(1);
+  });
+});
+
+describe("HTTPS on both sides", () => {
+  it("serves clients with its own certificate and trusts the target's through --ca", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "conform-proxy-tls-"));
+    const server = await createReferenceServer({});
+    try {
+      const caFile = join(dir, "target-ca.pem");
+      await writeFile(caFile, server.certificatePem ?? "");
+      const own = join(dir, "proxy-ca.pem");
+      const proxy = await startProxy(new URL(server.baseUrl).origin, {
+        config: { caFile },
+        httpsCertFile: own,
+      });
+      expect(proxy.url).toMatch(/^https:\/\/127\.0\.0\.1:/);
+      const trusting = new Agent({ connect: { ca: await readFile(own, "utf8") } });
+      try {
+        const answer = await request(`${proxy.url}/v4/compute/types`, {
+          headers: { authorization: `Bearer ${server.token}` },
+          dispatcher: trusting,
+        });
+        expect(answer.statusCode).toBe(200);
+        await answer.body.text();
+      } finally {
+        await trusting.close();
+      }
+      const finished = await proxy.stop();
+      expect([finished.exitCode, finished.exchanges]).toEqual([0, 1]);
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

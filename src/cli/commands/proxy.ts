@@ -10,7 +10,7 @@ import { runProxy } from "../../traffic/proxy.ts";
 import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
 import { notForTraffic } from "./verify.ts";
 
-type ProxyArgs = RunArgs & { target: string; port: number; host: string };
+type ProxyArgs = RunArgs & { target: string; port: number; host: string; https?: string };
 
 function builder(yargs: Argv) {
   let options = runOptions(yargs)
@@ -20,7 +20,11 @@ function builder(yargs: Argv) {
       describe: "Where to forward: the API's origin (the client's paths, /v4/... included, are kept)",
     })
     .option("port", { type: "number", default: 8080, describe: "The port to listen on (0: any free port)" })
-    .option("host", { type: "string", default: "127.0.0.1", describe: "The loopback address to listen on" });
+    .option("host", { type: "string", default: "127.0.0.1", describe: "The loopback address to listen on" })
+    .option("https", {
+      type: "string",
+      describe: "Serve HTTPS with a certificate of its own, written to this file for clients to trust",
+    });
   for (const name of notForTraffic) options = options.hide(name);
   return options
     .check((args) => {
@@ -47,6 +51,7 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
         target: args.target,
         host: args.host,
         port: args.port,
+        ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
         onListening: (url) =>
           process.stderr.write(
             `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,
