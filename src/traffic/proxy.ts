@@ -164,11 +164,12 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
           url,
           requestHeaders,
           requestBody,
-          response: {
-            status: answer.statusCode,
-            headers: flat(answer.headers),
-            body: responseBody.toString("utf8"),
-          },
+          response: recordedAnswer(
+            answer.statusCode,
+            flat(answer.headers),
+            responseBody,
+            config.maxResponseBytes,
+          ),
           startedAt,
           headersMs,
           totalMs: performance.now() - started,

@@ -238,6 +238,24 @@ describe("conform proxy judges what an ordinary client sends", () => {
   });
 });
 
+describe("a bounded judgement", () => {
+  it("hands a big answer back whole and judges its first part, marked cut", async () => {
+    const server = await createReferenceServer({ http: true });
+    const proxy = await startProxy(new URL(server.baseUrl).origin, { config: { maxResponseBytes: 100 } });
+    try {
+      const answer = await send(`${proxy.url}/v4/compute/types`, {
+        headers: { authorization: `Bearer ${server.token}` },
+      });
+      expect(JSON.parse(answer.text).data.length).toBeGreaterThan(0);
+    } finally {
+      await proxy.stop().finally(() => server.close());
+    }
+    const exchange = proxy.events.find((event) => event.type === "exchange");
+    expect(exchange?.type === "exchange" && exchange.exchange.response).toMatchObject({ truncated: true });
+    expect([...failedChecks(proxy.events)]).toEqual([]);
+  });
+});
+
 describe("HTTPS on both sides", () => {
   it("serves clients with its own certificate and trusts the target's through --ca", async () => {
     const dir = await mkdtemp(join(tmpdir(), "conform-proxy-tls-"));
