@@ -31,7 +31,19 @@ const allowed: Record<string, readonly string[]> = {
   reporters: ["core", "spec", "checks", "runner"],
   reference: ["core", "spec"],
   "fault-score": ["core", "spec", "runner", "reference", "reporters"],
-  cli: ["core", "spec", "generators", "oracles", "checks", "runner", "reporters", "reference", "fault-score"],
+  traffic: ["core", "spec", "oracles", "checks", "runner"],
+  cli: [
+    "core",
+    "spec",
+    "generators",
+    "oracles",
+    "checks",
+    "runner",
+    "reporters",
+    "reference",
+    "fault-score",
+    "traffic",
+  ],
   "index.ts": ["core", "spec", "generators", "oracles", "runner", "toolkit"],
 };
 

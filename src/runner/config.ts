@@ -34,6 +34,8 @@ export interface RunConfig {
   readonly caFile: string | undefined;
   readonly insecure: boolean;
   readonly reportDir: string;
+  /** Every exchange of the run written to this file as HAR 1.2 (redacted as the reports), or undefined. */
+  readonly harPath?: string | undefined;
   readonly reporters: readonly string[];
   readonly allowWrites: boolean;
   /** Stop starting new cases after this many failures (0: never stop). */

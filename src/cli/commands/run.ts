@@ -20,6 +20,7 @@ import { type RunOptions, runConformance } from "../../runner/run.ts";
 import { parseShard } from "../../runner/shard.ts";
 import type { SuiteHooks } from "../../runner/suite-api.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
+import { HarWriter } from "../../traffic/har.ts";
 import { handleInterruptions } from "../interruption.ts";
 import { checkNumbers, listOption, newRunId, plainNumber, readConfigFile } from "../options.ts";
 import { toolVersion } from "../version.ts";
@@ -186,6 +187,11 @@ export function runOptions(yargs: Argv) {
       group: groups.bounds,
       describe: "Bodies kept over all failing exchanges of a run; past it, failing exchanges keep no body",
     })
+    .option("har", {
+      type: "string",
+      group: groups.output,
+      describe: "Also write every exchange to this file as HAR 1.2 (secrets redacted as in the reports)",
+    })
     .option("report-dir", {
       type: "string",
       default: runConfigDefaults.reportDir,
@@ -322,6 +328,7 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     caFile: args.ca,
     insecure: args.insecure,
     reportDir: args["report-dir"],
+    harPath: args.har,
     reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
@@ -391,6 +398,7 @@ export async function runWithReporters(
   });
   // Before the run, not after it: a run whose reports cannot be written is lost work.
   if (reporters.files.length > 0) await ensureWritable(outputDir);
+  const har = config.harPath === undefined ? undefined : new HarWriter(config.harPath, toolVersion);
   const controller = new AbortController();
   const ledger = new CleanupLedger();
   const stopHandling = handleInterruptions({
@@ -409,7 +417,7 @@ export async function runWithReporters(
   try {
     const finished = await start({
       runId,
-      listeners: [(event) => reporters.emit(event)],
+      listeners: [(event) => reporters.emit(event), ...(har ? [har.listener] : [])],
       signal: controller.signal,
       ledger,
       toolVersion,
@@ -426,6 +434,7 @@ export async function runWithReporters(
     return finished.exitCode;
   } finally {
     try {
+      await har?.close();
       const latest = await reporters.close();
       // Only what was written: a run that never started (exit 2 before the suites) writes no report.
       const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));

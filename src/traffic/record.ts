@@ -1,0 +1,171 @@
+/**
+ * Turning an observed request and answer (a proxy's, a recording's) into a recorded {@link Exchange} as the
+ * runner's client records its own: header names lower-cased, secrets redacted (headers, URLs, JSON bodies by key,
+ * form bodies by parameter, and every secret learnt so far wherever it appears), the operation matched.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
+import {
+  collectFormSecrets,
+  collectSecrets,
+  redactForm,
+  redactHeaders,
+  redactJson,
+  redactText,
+  redactUrl,
+  SecretValues,
+  scanJson,
+} from "../core/redact.ts";
+import { operationMatchOf } from "../runner/operation-matcher.ts";
+import type { ApiSpec } from "../spec/types.ts";
+
+export interface ObservedExchange {
+  readonly method: string;
+  readonly url: string;
+  readonly requestHeaders: Readonly<Record<string, string>>;
+  readonly requestBody: string | undefined;
+  /** Undefined when no answer came. */
+  readonly response:
+    | {
+        readonly status: number;
+        readonly headers: Readonly<Record<string, string>>;
+        readonly body: string;
+        /** The body's size as it came, when `body` holds only its first part (a proxy's bound). */
+        readonly bytes?: number;
+      }
+    | undefined;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly startedAt: number;
+  readonly headersMs: number;
+  readonly totalMs: number;
+  /** Set when the recording said so (a HAR of conform's own run). */
+  readonly breaks?: string;
+}
+
+function parsedJson(text: string): unknown {
+  const first = /\S/.exec(text.slice(0, 64))?.[0];
+  if (first !== "{" && first !== "[") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const isJsonType = (type: string | undefined) => type !== undefined && /[/+]json\b/i.test(type);
+
+/**
+ * Which operation a URL hits when the API's base URL is not known: the path after its version segment (`/v4`),
+ * else the path as it is; login-server operations by their path as it is.
+ */
+export function trafficMatcher(
+  spec: ApiSpec,
+  baseUrl?: string,
+): (method: string, url: string) => string | undefined {
+  const fixed = baseUrl
+    ? operationMatchOf(spec, { baseUrl, authUrl: baseUrl, embedded: false, writesAllowed: false })
+    : undefined;
+  return (method, url) => {
+    if (fixed) return fixed(method, url)?.operation.operationId;
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const verb = method.toUpperCase() === "HEAD" ? "GET" : method;
+    const path = parsed.pathname;
+    const version = /^(.*?\/v\d+[a-z]*)(\/.*)?$/.exec(path);
+    const api = version ? spec.operations.match(verb, version[2] ?? "/") : undefined;
+    if (api && api.operation.serverUrl === undefined) return api.operation.operationId;
+    const direct = spec.operations.match(verb, path);
+    return direct?.operation.operationId;
+  };
+}
+
+/**
+ * Who sent a request, as far as its headers tell: a short digest of its credential (never the credential), or
+ * undefined when it has none or a recording redacted it.
+ */
+export function callerOf(headers: Readonly<Record<string, string>>): string | undefined {
+  const credential = Object.entries(headers).find(([name]) => name.toLowerCase() === "authorization")?.[1];
+  if (!credential || /redacted|\*{3}|^\s*(bearer|basic)?\s*$/i.test(credential)) return undefined;
+  return createHash("sha256").update(credential).digest("hex").slice(0, 12);
+}
+
+export class ExchangeRecorder {
+  readonly secrets = new SecretValues();
+  readonly #match: (method: string, url: string) => string | undefined;
+  #nextId = 1;
+
+  constructor(spec: ApiSpec, baseUrl?: string) {
+    this.#match = trafficMatcher(spec, baseUrl);
+  }
+
+  #body(text: string, contentType: string | undefined): { text: string; json: unknown } {
+    const parsed = parsedJson(text);
+    if (parsed === undefined) {
+      if (contentType?.includes("form-urlencoded") || /^[\w.%+-]+=[^&]*(&[\w.%+-]+=[^&]*)*$/.test(text)) {
+        collectFormSecrets(text, this.secrets);
+        return { text: this.secrets.scrub(redactForm(text)), json: undefined };
+      }
+      return { text: redactText(text, this.secrets), json: undefined };
+    }
+    const scan = scanJson(parsed);
+    if (scan.tooDeep) {
+      collectSecrets(parsed, this.secrets);
+      return { text: redactText(text, this.secrets), json: undefined };
+    }
+    if (scan.secretKeys) {
+      collectSecrets(parsed, this.secrets);
+      const redacted = this.secrets.scrubDeep(redactJson(parsed));
+      return { text: JSON.stringify(redacted), json: redacted };
+    }
+    if (this.secrets.appearsIn(text))
+      return { text: this.secrets.scrub(text), json: this.secrets.scrubDeep(parsed) };
+    return { text, json: parsed };
+  }
+
+  #headers(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    return this.secrets.scrubRecord(redactHeaders(headers));
+  }
+
+  record(observed: ObservedExchange): Exchange {
+    const requestHeaders = this.#headers(observed.requestHeaders);
+    const request: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
+      method: observed.method.toUpperCase(),
+      url: this.secrets.scrub(redactUrl(observed.url)),
+      headers: requestHeaders,
+      body:
+        observed.requestBody === undefined || observed.requestBody === ""
+          ? undefined
+          : this.#body(observed.requestBody, requestHeaders["content-type"]).text,
+    };
+    if (observed.breaks !== undefined) request.breaks = observed.breaks;
+    let response: RecordedResponse | undefined;
+    if (observed.response) {
+      const headers = this.#headers(observed.response.headers);
+      const body = this.#body(observed.response.body, headers["content-type"]);
+      response = {
+        status: observed.response.status,
+        headers,
+        json: isJsonType(headers["content-type"]) ? body.json : undefined,
+        text: body.text,
+        truncated: observed.response.bytes !== undefined,
+        bytes: observed.response.bytes ?? Buffer.byteLength(observed.response.body),
+      };
+    }
+    return {
+      id: this.#nextId++,
+      request,
+      response,
+      error: response
+        ? undefined
+        : (observed.error ?? { code: "NO_RESPONSE", message: "no response recorded" }),
+      timings: { startedAt: observed.startedAt, headersMs: observed.headersMs, totalMs: observed.totalMs },
+      operationId: this.#match(observed.method, observed.url),
+      retries: 0,
+    };
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * A judging session over traffic conform did not make: each source (a recorded file, a proxy's listeners) is a
+ * suite of one case, `exchanges`; every exchange fed to it, in order, is judged by the per-exchange checks
+ * (`exchange-judge.ts`) and the observed judgements (`observed-judge.ts`), and the session emits the same event
+ * stream as a run, so every reporter writes it and the exit codes are `run`'s. An exchange that matched no
+ * operation of the description is counted and listed (in the case's log and a warning), not failed.
+ * @module
+ */
+import type { CheckDefinition } from "../checks/types.ts";
+import { RunInterrupted } from "../core/errors.ts";
+import type { CaseStatus, RunFinished } from "../core/events.ts";
+import type { Exchange } from "../core/exchange.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { SecretValues } from "../core/redact.ts";
+import type { CheckResult } from "../core/result.ts";
+import { CaseTally, KeptBodies } from "../runner/case-tally.ts";
+import type { EventBus } from "../runner/event-bus.ts";
+import { ExchangeJudge } from "../runner/exchange-judge.ts";
+import { FailureGroups } from "../runner/failure-groups.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import { ObservedJudge } from "./observed-judge.ts";
+
+/** The one case of a source's suite. */
+export const trafficCaseId = "exchanges";
+/** Distinct unmatched requests listed per source (the rest are counted). */
+const unmatchedListed = 20;
+
+export interface TrafficSessionInput {
+  readonly runId: string;
+  readonly spec: ApiSpec;
+  readonly checks: readonly CheckDefinition[];
+  readonly bus: EventBus;
+  /** What the traffic went to (a proxy's target, or the recordings' files). */
+  readonly target: string;
+  readonly toolVersion: string;
+  readonly keptBodyBytes: number;
+  readonly keptReportBytes: number;
+}
+
+interface Source {
+  readonly id: string;
+  readonly title: string;
+  readonly tally: CaseTally;
+  readonly started: number;
+  exchanges: number;
+  unmatched: number;
+  readonly unmatchedSeen: Set<string>;
+  finished: boolean;
+}
+
+export class TrafficSession {
+  readonly #input: TrafficSessionInput;
+  readonly #judge: ExchangeJudge;
+  readonly #observed: ObservedJudge;
+  readonly #groups: FailureGroups;
+  readonly #kept: KeptBodies;
+  readonly #secrets = new SecretValues();
+  readonly #sources = new Map<string, Source>();
+  readonly #started = performance.now();
+  readonly #counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 };
+
+  constructor(
+    input: TrafficSessionInput,
+    sources: readonly { readonly id: string; readonly title: string }[],
+  ) {
+    this.#input = input;
+    const { spec, bus } = input;
+    this.#judge = new ExchangeJudge(spec, input.checks);
+    this.#observed = new ObservedJudge(spec);
+    this.#groups = new FailureGroups(
+      (event) => bus.emit(event),
+      spec.operations.all().map((operation) => operation.operationId),
+    );
+    this.#kept = new KeptBodies(input.keptBodyBytes, input.keptReportBytes);
+    bus.emit({
+      type: "run-started",
+      runId: input.runId,
+      startedAt: new Date().toISOString(),
+      target: { baseUrl: input.target, authUrl: undefined, embedded: false },
+      spec: { source: spec.source, version: spec.version, operations: spec.operations.all().length },
+      seed: 0,
+      labelPrefix: "",
+      suites: sources.map((source) => ({
+        id: source.id,
+        title: source.title,
+        tags: ["read-only"],
+        cases: 1,
+      })),
+      toolVersion: input.toolVersion,
+      nodeVersion: process.version,
+    });
+    for (const source of sources) this.#open(source.id, source.title);
+  }
+
+  #open(id: string, title: string): void {
+    const { bus } = this.#input;
+    const tally = new CaseTally(
+      this.#secrets,
+      { groups: this.#groups, suiteId: id, caseId: trafficCaseId },
+      this.#kept,
+    );
+    this.#sources.set(id, {
+      id,
+      title,
+      tally,
+      started: performance.now(),
+      exchanges: 0,
+      unmatched: 0,
+      unmatchedSeen: new Set(),
+      finished: false,
+    });
+    bus.emit({ type: "suite-started", suiteId: id, title, tags: ["read-only"] });
+    bus.emit({ type: "case-started", suiteId: id, caseId: trafficCaseId, title });
+  }
+
+  /** Judges one exchange of `sourceId` (in the order observed); `caller` tells tokens apart, when known. */
+  add(sourceId: string, exchange: Exchange, caller?: string): void {
+    const source = this.#sources.get(sourceId);
+    if (!source || source.finished) return;
+    const { bus } = this.#input;
+    source.exchanges += 1;
+    bus.emit({ type: "exchange", suiteId: sourceId, caseId: trafficCaseId, exchange });
+    if (exchange.response && !exchange.operationId) {
+      source.unmatched += 1;
+      const url = new URL(exchange.request.url);
+      if (source.unmatchedSeen.size < unmatchedListed)
+        source.unmatchedSeen.add(`${exchange.request.method.toUpperCase()} ${url.pathname}`);
+      return;
+    }
+    const record = (result: CheckResult, judged: Exchange) => {
+      const recorded = source.tally.add(result, judged);
+      if (recorded.outcome.status !== "passed")
+        bus.emit({ type: "check", suiteId: sourceId, caseId: trafficCaseId, result: recorded });
+    };
+    this.#judge.judge(exchange, source.tally, record);
+    for (const result of this.#observed.judge(exchange, caller)) {
+      if (result.outcome.status === "passed") source.tally.countPass();
+      else record(result, exchange);
+    }
+  }
+
+  /** Ends a source's case and suite. */
+  finishSource(sourceId: string): void {
+    const source = this.#sources.get(sourceId);
+    if (!source || source.finished) return;
+    source.finished = true;
+    const { bus } = this.#input;
+    const { tally } = source;
+    const logs: string[] = [`${source.exchanges} exchanges`];
+    if (source.unmatched > 0) {
+      const listed = [...source.unmatchedSeen];
+      const more = source.unmatched > listed.length ? ` (first ${listed.length} distinct listed)` : "";
+      logs.push(
+        `${source.unmatched} exchanges matched no operation of the description${more}: ${listed.join(", ")}`,
+      );
+      bus.emit({
+        type: "warning",
+        message: `${source.id}: ${source.unmatched} exchanges matched no operation of the description (not judged): ${listed.join(", ")}`,
+      });
+    }
+    const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
+    this.#counts[status] += 1;
+    const durationMs = performance.now() - source.started;
+    bus.emit({
+      type: "case-finished",
+      suiteId: source.id,
+      caseId: trafficCaseId,
+      title: source.title,
+      tags: ["read-only"],
+      status,
+      durationMs,
+      results: tally.notable,
+      passedChecks: tally.passed,
+      exchanges: tally.exchanges,
+      exchangeCount: source.exchanges,
+      ...(status === "skipped"
+        ? { skipReason: "no exchange of an operation of the description to judge" }
+        : {}),
+      logs,
+    });
+    const counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, [status]: 1 };
+    bus.emit({ type: "suite-finished", suiteId: source.id, status, counts, durationMs });
+  }
+
+  /** Ends every source and the run; `signal` aborted by a {@link RunInterrupted} gives its exit code. */
+  finish(signal?: AbortSignal): RunFinished {
+    for (const id of this.#sources.keys()) this.finishSource(id);
+    const totals = this.#counts;
+    let verdict: Pick<RunFinished, "status" | "exitCode">;
+    if (totals.failed + totals.errored > 0) verdict = { status: "failed", exitCode: ExitCode.checkFailed };
+    else if (totals.passed === 0) verdict = { status: "errored", exitCode: ExitCode.toolkitError };
+    else verdict = { status: "passed", exitCode: ExitCode.ok };
+    // A proxy ends on a signal: that is how it is stopped, its verdict is what it judged (a failure still fails).
+    if (signal?.aborted && verdict.status === "errored") {
+      const reason: unknown = signal.reason;
+      verdict = {
+        status: "interrupted",
+        exitCode: reason instanceof RunInterrupted ? reason.exitCode : ExitCode.interrupted,
+      };
+    }
+    const finished: RunFinished = {
+      type: "run-finished",
+      runId: this.#input.runId,
+      finishedAt: new Date().toISOString(),
+      durationMs: performance.now() - this.#started,
+      ...verdict,
+      counts: { ...totals },
+      exchanges: this.#judge.exchanges,
+      coverage: this.#judge.coverage(),
+      retries: 0,
+      rateLimited: 0,
+      cleanup: { deleted: 0, failed: [] },
+      groups: this.#groups.summary(),
+    };
+    this.#input.bus.emit(finished);
+    return finished;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `conform verify FILE...`: recorded traffic judged as a run judges its own (`session.ts`): HAR 1.2 files and
+ * go-vcr cassettes, each a suite of one case, its exchanges in the file's order (so the sequence judgements, rate
+ * limits and page walks, see them as they happened). A file that is neither is a usage error (exit 2).
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { ConfigError } from "../core/errors.ts";
+import type { RunFinished } from "../core/events.ts";
+import type { RunConfig } from "../runner/config.ts";
+import { EventBus } from "../runner/event-bus.ts";
+import { type RunOptions, selectChecks } from "../runner/run.ts";
+import { loadSpec } from "../spec/load.ts";
+import { readCassette } from "./cassette.ts";
+import { isHar, readHar } from "./har.ts";
+import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
+import { TrafficSession } from "./session.ts";
+
+/** The exchanges a recording holds, whichever of the two formats it is in. */
+export function readRecording(text: string, file: string): ObservedExchange[] {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith("{")) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigError(
+        `${file}: not JSON (${(error as Error).message}): give a HAR 1.2 file or a go-vcr cassette`,
+      );
+    }
+    if (isHar(value)) return readHar(value);
+    throw new ConfigError(`${file}: JSON without log.entries: not a HAR file`);
+  }
+  try {
+    return readCassette(text);
+  } catch (error) {
+    throw new ConfigError(
+      `${file}: neither a HAR file nor a go-vcr cassette (${(error as Error).message.split("\n")[0]})`,
+    );
+  }
+}
+
+/** Suite ids of the files: their base names, made unique. */
+function sourceIds(files: readonly string[]): string[] {
+  const seen = new Map<string, number>();
+  return files.map((file) => {
+    const name = `verify:${basename(file)}`;
+    const count = (seen.get(name) ?? 0) + 1;
+    seen.set(name, count);
+    return count > 1 ? `${name}#${count}` : name;
+  });
+}
+
+export interface VerifyOptions extends RunOptions {
+  readonly files: readonly string[];
+  /** The API's base URL in the recordings, when the path after `/v<N>` does not find the operation. */
+  readonly baseUrl?: string;
+}
+
+export async function verifyRecordings(config: RunConfig, options: VerifyOptions): Promise<RunFinished> {
+  if (options.files.length === 0) throw new ConfigError("conform verify needs at least one FILE");
+  const checks = selectChecks(config.checks, config.excludeChecks);
+  const spec = await loadSpec(config.specPath);
+  // Read and parse every file before the first event: a bad file is a usage error, not half a report.
+  const recordings = await Promise.all(
+    options.files.map(async (file) => {
+      let text: string;
+      try {
+        text = await readFile(file, "utf8");
+      } catch (error) {
+        throw new ConfigError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+      }
+      return readRecording(text, file);
+    }),
+  );
+  const ids = sourceIds(options.files);
+  const bus = new EventBus();
+  for (const listener of options.listeners) bus.subscribe(listener);
+  const session = new TrafficSession(
+    {
+      runId: options.runId,
+      spec,
+      checks,
+      bus,
+      target: options.files.join(", "),
+      toolVersion: options.toolVersion,
+      keptBodyBytes: config.keptBodyBytes,
+      keptReportBytes: config.keptReportBytes,
+    },
+    ids.map((id, index) => ({ id, title: `recorded traffic in ${options.files[index]}` })),
+  );
+  // One recorder for all files: ids stay unique over the run, and a secret one file reveals is scrubbed in all.
+  const recorder = new ExchangeRecorder(spec, options.baseUrl);
+  for (const [index, exchanges] of recordings.entries()) {
+    const id = ids[index]!;
+    for (const observed of exchanges) {
+      if (options.signal.aborted) break;
+      session.add(id, recorder.record(observed), callerOf(observed.requestHeaders));
+    }
+    session.finishSource(id);
+  }
+  const finished = session.finish(options.signal);
+  await bus.flush();
+  return finished;
+}

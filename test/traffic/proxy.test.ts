@@ -1,0 +1,319 @@
+/**
+ * `conform proxy` between ordinary clients and servers we did not write: a deliberately odd echo server proves the
+ * forwarding is untouched (bytes, big integers, redirects, HEAD, preflights); the reference server, clean and with
+ * faults, driven by undici and by one of the project's own suites, proves the judgement.
+ */
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent, request } from "undici";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RunEvent, RunFinished } from "../../src/core/events.ts";
+import { createReferenceServer } from "../../src/reference/server.ts";
+import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { runProxy } from "../../src/traffic/proxy.ts";
+import { runSuites } from "../helpers/run-suites.ts";
+
+const config: RunConfig = { ...runConfigDefaults, specPath: bundledSpecPath, reporters: [] };
+const client = new Agent({ keepAliveTimeout: 100 });
+afterAll(() => client.close());
+
+interface Proxy {
+  readonly url: string;
+  readonly events: RunEvent[];
+  stop(): Promise<RunFinished>;
+}
+
+async function startProxy(
+  target: string,
+  more: { config?: Partial<RunConfig>; httpsCertFile?: string } = {},
+): Promise<Proxy> {
+  const events: RunEvent[] = [];
+  const controller = new AbortController();
+  let url = "";
+  let listening: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    listening = resolve;
+  });
+  const finished = runProxy(
+    { ...config, ...more.config },
+    {
+      ...(more.httpsCertFile ? { httpsCertFile: more.httpsCertFile } : {}),
+      runId: "20261124T000000Z-proxy",
+      listeners: [(event) => void events.push(event)],
+      signal: controller.signal,
+      toolVersion: "test",
+      target,
+      onListening: (at) => {
+        url = at;
+        listening();
+      },
+    },
+  );
+  await Promise.race([ready, finished]);
+  return {
+    get url() {
+      return url;
+    },
+    events,
+    stop: () => {
+      controller.abort();
+      return finished;
+    },
+  };
+}
+
+async function send(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  const answer = await request(url, {
+    method: (init.method ?? "GET") as "GET",
+    headers: init.headers,
+    body: init.body,
+    dispatcher: client,
+  });
+  const text = await answer.body.text();
+  return { status: answer.statusCode, headers: answer.headers, text };
+}
+
+const failedChecks = (events: readonly RunEvent[]) =>
+  new Set(
+    events.flatMap((event) =>
+      event.type === "case-finished"
+        ? event.results.filter((result) => result.outcome.status === "failed").map((result) => result.checkId)
+        : [],
+    ),
+  );
+
+describe("conform proxy forwards untouched", () => {
+  let echo: Server;
+  const seen: { method: string; url: string; body: string; headers: Record<string, unknown> }[] = [];
+
+  it("passes bodies byte for byte, redirects, HEAD and preflights through", async () => {
+    echo = createServer((incoming, outgoing) => {
+      const chunks: Buffer[] = [];
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+      incoming.on("end", () => {
+        const body = Buffer.concat(chunks).toString("utf8");
+        seen.push({
+          method: incoming.method ?? "",
+          url: incoming.url ?? "",
+          body,
+          headers: incoming.headers,
+        });
+        if (incoming.url === "/v4/moved") {
+          outgoing.writeHead(302, { location: "/v4/elsewhere" });
+          outgoing.end();
+          return;
+        }
+        const answer = '{"id":12345678901234567890,"echo":true}';
+        outgoing.writeHead(incoming.method === "OPTIONS" ? 204 : 200, {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(answer)),
+          "access-control-allow-origin": "*",
+        });
+        outgoing.end(incoming.method === "HEAD" || incoming.method === "OPTIONS" ? undefined : answer);
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+    const proxy = await startProxy(`http://127.0.0.1:${(echo.address() as AddressInfo).port}`);
+    try {
+      const body = '{"label":"x","big":12345678901234567890, "spaced" :  1}';
+      const posted = await send(`${proxy.url}/v4/anything?q=1`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-custom": "kept" },
+        body,
+      });
+      expect(posted.text).toBe('{"id":12345678901234567890,"echo":true}');
+      expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/v4/anything?q=1", body });
+      expect(seen.at(-1)?.headers["x-custom"]).toBe("kept");
+
+      const moved = await send(`${proxy.url}/v4/moved`);
+      expect(moved.status).toBe(302);
+      expect(moved.headers.location).toBe("/v4/elsewhere");
+      expect(seen.at(-1)?.url).toBe("/v4/moved");
+
+      const head = await send(`${proxy.url}/v4/compute/types`, { method: "HEAD" });
+      expect([head.status, head.text, head.headers["content-length"]]).toEqual([200, "", "39"]);
+      const preflight = await send(`${proxy.url}/v4/compute/types`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "GET" },
+      });
+      expect(preflight.status).toBe(204);
+      expect(seen.at(-1)?.method).toBe("OPTIONS");
+    } finally {
+      await proxy.stop();
+      await new Promise<void>((resolve) => echo.close(() => resolve()));
+    }
+  });
+});
+
+async function judgeThroughProxy(faults: string[]) {
+  const server = await createReferenceServer({ http: true, faults });
+  const proxy = await startProxy(new URL(server.baseUrl).origin);
+  const auth = { authorization: `Bearer ${server.token}` };
+  try {
+    const base = `${proxy.url}/v4`;
+    await send(`${base}/compute/types?page_size=25`, { headers: auth });
+    await send(`${base}/compute/types?page=2&page_size=25`, { headers: auth });
+    await send(`${base}/compute/types`, {
+      headers: { ...auth, "x-filter": '{"memory":{"+gt":2048},"+order_by":"memory","+order":"desc"}' },
+    });
+    await send(`${base}/compute/types`, { headers: { ...auth, "x-filter": '{"price":1}' } });
+    await send(`${base}/compute/types?page_size=5`, { headers: auth });
+    for (let index = 0; index < 3; index += 1) await send(`${base}/profile`, { headers: auth });
+    await send(`${base}/nodebalancers`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: '{"region":"us-east","label":"x"}',
+    });
+    const made = await send(`${base}/nodebalancers`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: '{"region":"us-east"}',
+    });
+    if (made.status === 200) {
+      const balancer = `${base}/nodebalancers/${JSON.parse(made.text).id}`;
+      await send(balancer, { headers: auth });
+      const json = { ...auth, "content-type": "application/json" };
+      const config = await send(`${balancer}/configs`, {
+        method: "POST",
+        headers: json,
+        body: '{"port":80,"protocol":"http"}',
+      });
+      // The deprecated alias: POST to the profile itself adds a node at an instance's private address.
+      const instance = await send(`${base}/compute/instances`, {
+        method: "POST",
+        headers: json,
+        body: '{"region":"us-east","type":"g6-standard-1","booted":false}',
+      });
+      const ip = await send(`${base}/networking/ips`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({ type: "ipv4", public: false, compute_id: JSON.parse(instance.text).id }),
+      });
+      const node = JSON.stringify({ label: "web-1", address: `${JSON.parse(ip.text).address}:80` });
+      if (config.status === 200)
+        await send(`${balancer}/configs/${JSON.parse(config.text).id}`, {
+          method: "POST",
+          headers: json,
+          body: node,
+        });
+    }
+    await send(`${base}/nodebalancers/${JSON.parse(made.text).id}`, { headers: auth });
+  } finally {
+    await proxy.stop().finally(() => server.close());
+  }
+  return proxy.events;
+}
+
+describe("conform proxy judges what an ordinary client sends", () => {
+  it("finds nothing wrong with the clean reference server", async () => {
+    const events = await judgeThroughProxy([]);
+    const finished = events.at(-1) as RunFinished;
+    expect([...failedChecks(events)]).toEqual([]);
+    expect(finished.exitCode).toBe(0);
+    expect(finished.exchanges).toBe(16);
+  });
+
+  it.each([
+    ["pages-off-by-one", "observed-pages"],
+    ["filter-gt-as-gte", "observed-filter"],
+    ["filter-order-ignored", "observed-filter"],
+    ["filter-unfilterable-accepted", "observed-filter"],
+    ["page-size-out-of-range-accepted", "observed-pages"],
+    ["rate-limit-remaining-frozen", "observed-rate-limit"],
+    ["id-as-string", "body-matches-schema"],
+    ["error-field-missing", "observed-error-field"],
+    ["deprecated-alias-answers-200", "observed-deprecated"],
+    ["spec-version-missing", "spec-version-header"],
+  ])("catches %s (%s)", async (fault, check) => {
+    const events = await judgeThroughProxy([fault]);
+    expect([...failedChecks(events)]).toContain(check);
+    expect((events.at(-1) as RunFinished).exitCode).toBe(1);
+  });
+});
+
+describe("a bounded judgement", () => {
+  it("hands a big answer back whole and judges its first part, marked cut", async () => {
+    const server = await createReferenceServer({ http: true });
+    const proxy = await startProxy(new URL(server.baseUrl).origin, { config: { maxResponseBytes: 100 } });
+    try {
+      const answer = await send(`${proxy.url}/v4/compute/types`, {
+        headers: { authorization: `Bearer ${server.token}` },
+      });
+      expect(JSON.parse(answer.text).data.length).toBeGreaterThan(0);
+    } finally {
+      await proxy.stop().finally(() => server.close());
+    }
+    const exchange = proxy.events.find((event) => event.type === "exchange");
+    expect(exchange?.type === "exchange" && exchange.exchange.response).toMatchObject({ truncated: true });
+    expect([...failedChecks(proxy.events)]).toEqual([]);
+  });
+});
+
+describe("HTTPS on both sides", () => {
+  it("serves clients with its own certificate and trusts the target's through --ca", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "conform-proxy-tls-"));
+    const server = await createReferenceServer({});
+    try {
+      const caFile = join(dir, "target-ca.pem");
+      await writeFile(caFile, server.certificatePem ?? "");
+      const own = join(dir, "proxy-ca.pem");
+      const proxy = await startProxy(new URL(server.baseUrl).origin, {
+        config: { caFile },
+        httpsCertFile: own,
+      });
+      expect(proxy.url).toMatch(/^https:\/\/127\.0\.0\.1:/);
+      const trusting = new Agent({ connect: { ca: await readFile(own, "utf8") } });
+      try {
+        const answer = await request(`${proxy.url}/v4/compute/types`, {
+          headers: { authorization: `Bearer ${server.token}` },
+          dispatcher: trusting,
+        });
+        expect(answer.statusCode).toBe(200);
+        await answer.body.text();
+      } finally {
+        await trusting.close();
+      }
+      const finished = await proxy.stop();
+      expect([finished.exitCode, finished.exchanges]).toEqual([0, 1]);
+    } finally {
+      await server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("one of the project's own suites through the proxy", () => {
+  it.each([[[] as string[]], [["pages-off-by-one"]]])(
+    "gives the direct run's per-exchange verdicts (faults %j)",
+    async (faults) => {
+      const direct = await runSuites({ suites: ["pagination"], faults });
+      const server = await createReferenceServer({ http: true, faults });
+      const proxy = await startProxy(new URL(server.baseUrl).origin);
+      try {
+        const through = await runSuites({
+          suites: ["pagination"],
+          baseUrl: `${proxy.url}/v4`,
+          authUrl: proxy.url,
+          token: server.token,
+        });
+        const perExchange = (checks: ReadonlySet<string>) =>
+          [...checks].filter((id) => !id.startsWith("assert:")).sort();
+        expect(perExchange(through.failedChecks)).toEqual(perExchange(direct.failedChecks));
+      } finally {
+        await proxy.stop().finally(() => server.close());
+      }
+      const judged = failedChecks(proxy.events);
+      const directPerExchange = [...direct.failedChecks].filter((id) => !id.startsWith("assert:"));
+      for (const check of directPerExchange) expect(judged).toContain(check);
+      if (faults.length > 0) expect(judged).toContain("observed-pages");
+      else expect([...judged]).toEqual([]);
+    },
+  );
+});
