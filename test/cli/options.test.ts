@@ -76,6 +76,7 @@ describe("every command refuses a bad number (exit 2, one line naming the option
     ],
     [["serve", "--port", "70000"], "--port 70000:"],
     [["serve", "--time-scale", "0"], "--time-scale 0:"],
+    [["proxy", "--target", "http://127.0.0.1:9/v4", "--port", "abc"], "--port is not a number"],
     [["serve", "--port", "0x50"], "--port is not a number"],
     [["faults", "--seed", "abc"], "--seed is not a number"],
     [["faults", "--concurrency", "0"], "--concurrency 0:"],

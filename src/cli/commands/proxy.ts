@@ -5,8 +5,8 @@
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
-import { ConfigError } from "../../core/errors.ts";
 import { runProxy } from "../../traffic/proxy.ts";
+import { checkNumbers, plainNumber } from "../options.ts";
 import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
 import { notForTraffic } from "./verify.ts";
 
@@ -19,24 +19,26 @@ function builder(yargs: Argv) {
       demandOption: true,
       describe: "Where to forward: the API's origin (the client's paths, /v4/... included, are kept)",
     })
-    .option("port", { type: "number", default: 8080, describe: "The port to listen on (0: any free port)" })
+    .option("port", {
+      coerce: plainNumber,
+      default: 8080,
+      describe: "The port to listen on (0: any free port)",
+    })
     .option("host", { type: "string", default: "127.0.0.1", describe: "The loopback address to listen on" })
     .option("https", {
       type: "string",
       describe: "Serve HTTPS with a certificate of its own, written to this file for clients to trust",
     });
   for (const name of notForTraffic) options = options.hide(name);
-  return options
-    .check((args) => {
-      const port = Number(args.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new ConfigError(`--port ${args.port}: give a port number from 0 to 65535`);
-      return true;
-    })
-    .example(
-      "$0 proxy --target https://127.0.0.1:8443 --ca server.pem --port 8080",
-      "Point a client at http://127.0.0.1:8080/v4; Ctrl-C writes the reports",
-    );
+  return (
+    options
+      // The same rule table as every numeric option (`--port abc` is refused naming it).
+      .check((args) => checkNumbers(args, ["port"]))
+      .example(
+        "$0 proxy --target https://127.0.0.1:8443 --ca server.pem --port 8080",
+        "Point a client at http://127.0.0.1:8080/v4; Ctrl-C writes the reports",
+      )
+  );
 }
 
 export const proxyCommand: CommandModule<object, ProxyArgs> = {
