@@ -8,6 +8,7 @@
 import "reflect-metadata";
 import { webcrypto } from "node:crypto";
 import * as x509 from "@peculiar/x509";
+import { toPem } from "../core/self-signed.ts";
 
 export interface TlsPair {
   /** PEM certificate. */
@@ -41,14 +42,6 @@ const algorithms = {
 } as const;
 
 type KeyPair = webcrypto.CryptoKeyPair;
-
-function toPem(der: ArrayBuffer, label: string): string {
-  const lines =
-    Buffer.from(der)
-      .toString("base64")
-      .match(/.{1,64}/g) ?? [];
-  return `-----BEGIN ${label}-----\n${lines.join("\n")}\n-----END ${label}-----\n`;
-}
 
 async function keyPair(kind: KeyKind): Promise<KeyPair> {
   return (await webcrypto.subtle.generateKey(algorithms[kind], true, ["sign", "verify"])) as KeyPair;
