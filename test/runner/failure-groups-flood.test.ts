@@ -6,8 +6,6 @@
  * report.json under 2 MB.
  */
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -21,6 +19,7 @@ import { runConformance } from "../../src/runner/run.ts";
 import { embeddedRateLimits, embeddedTimeScale } from "../../src/runner/target.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { bundledSpec } from "../helpers/reference.ts";
+import { startRewritingProxy } from "../helpers/rewriting-proxy.ts";
 
 /** 2023-11-14T22:13:20Z: long past. */
 const resetInThePast = "1700000000";
@@ -32,31 +31,13 @@ const reference = await createReferenceServer({
   ...embeddedRateLimits,
   faults: ["filter-neq-ignored"],
 });
-const upstream = new URL(reference.authUrl);
-const proxy = createServer((incoming, outgoing) => {
-  const forward = request(
-    {
-      host: upstream.hostname,
-      port: upstream.port,
-      method: incoming.method,
-      path: incoming.url,
-      headers: { ...incoming.headers, host: upstream.host },
-    },
-    (answer) => {
-      const headers = { ...answer.headers };
-      if (headers["x-ratelimit-reset"] !== undefined) headers["x-ratelimit-reset"] = resetInThePast;
-      outgoing.writeHead(answer.statusCode ?? 502, headers);
-      answer.pipe(outgoing);
-    },
-  );
-  forward.on("error", () => outgoing.destroy());
-  incoming.pipe(forward);
+// One header wrong on every answer: a fixed X-RateLimit-Reset long past.
+const proxy = await startRewritingProxy(reference.authUrl, (headers) => {
+  if (headers["x-ratelimit-reset"] !== undefined) headers["x-ratelimit-reset"] = resetInThePast;
 });
-await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+const origin = proxy.origin;
 afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
   await reference.close();
 });
 

@@ -5,8 +5,6 @@
  * report.json, report.html, junit.xml, summary.md or the console, and leave nothing of the run on the target.
  */
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -20,6 +18,7 @@ import { runConformance } from "../../src/runner/run.ts";
 import { embeddedRateLimits, embeddedTimeScale } from "../../src/runner/target.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { bundledSpec } from "../helpers/reference.ts";
+import { startRewritingProxy } from "../helpers/rewriting-proxy.ts";
 
 const reference = await createReferenceServer({
   spec: await bundledSpec(),
@@ -45,41 +44,19 @@ function noteSecrets(value: unknown): void {
   }
 }
 
-const upstream = new URL(reference.authUrl);
-const proxy = createServer((incoming, outgoing) => {
-  const forward = request(
-    {
-      host: upstream.hostname,
-      port: upstream.port,
-      method: incoming.method,
-      path: incoming.url,
-      headers: { ...incoming.headers, host: upstream.host },
-    },
-    (answer) => {
-      const headers = { ...answer.headers };
-      const json = /json/.test(String(headers["content-type"]));
-      if (json) headers["content-type"] = "text/plain; charset=utf-8";
-      outgoing.writeHead(answer.statusCode ?? 502, headers);
-      const chunks: Buffer[] = [];
-      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-      answer.on("end", () => {
-        if (json) {
-          try {
-            noteSecrets(JSON.parse(Buffer.concat(chunks).toString("utf8")));
-          } catch {}
-        }
-      });
-      answer.pipe(outgoing);
-    },
-  );
-  forward.on("error", () => outgoing.destroy());
-  incoming.pipe(forward);
+// Every answer labelled JSON goes out as text/plain; what it handed out is noted as it goes by.
+const proxy = await startRewritingProxy(reference.authUrl, (headers, body) => {
+  if (!/json/.test(String(headers["content-type"]))) return;
+  headers["content-type"] = "text/plain; charset=utf-8";
+  void body.then((bytes) => {
+    try {
+      noteSecrets(JSON.parse(bytes.toString("utf8")));
+    } catch {}
+  });
 });
-await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+const origin = proxy.origin;
 afterAll(async () => {
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.close();
   await reference.close();
 });
 
