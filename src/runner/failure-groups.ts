@@ -106,7 +106,10 @@ export class FailureGroups {
    * group by the assertion alone.
    */
   idOf(checkId: string, message: string): { readonly id: string; readonly shape: string } {
-    const shape = messageShape(message, this.#operationIds);
+    // A transport error names the request it happened to (`GET https://…/v4/regions?page=2: answer too large`):
+    // the same error on every path is one group, so the request is not part of its shape.
+    const said = checkId.startsWith(errorGroupPrefix) ? message.replace(/^[A-Z]+ \S+: /, "") : message;
+    const shape = messageShape(said, this.#operationIds);
     return { id: groupIdOf(checkId, isAssertion(checkId) ? "" : shape), shape };
   }
 

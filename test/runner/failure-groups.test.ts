@@ -162,6 +162,21 @@ describe("case tally grouping", () => {
     expect(groups.summary()).toHaveLength(2);
   });
 
+  it("a transport error is one group whatever request it happened to", () => {
+    const groups = new FailureGroups(() => {}, operations);
+    const tooLarge = (url: string) =>
+      `GET ${url}: answer too large: application/json, more than 4194304 bytes, above the 4194304-byte cap`;
+    const one = groups.idOf("error:RESPONSE_TOO_LARGE", tooLarge("http://127.0.0.1:8/v4/regions?page=1"));
+    const other = groups.idOf(
+      "error:RESPONSE_TOO_LARGE",
+      tooLarge("http://127.0.0.1:8/v4/nodebalancers/7/configs"),
+    );
+    expect(one.id).toBe(other.id);
+    expect(one.shape).toMatch(/^answer too large: application\/json/);
+    // A check's message keeps what it says about a request.
+    expect(groups.idOf("c", "GET /a: wrong").id).not.toBe(groups.idOf("c", "GET /b/c: wrong").id);
+  });
+
   it("stops keeping a group's exchanges over cases once it has kept enough", () => {
     const groups = new FailureGroups();
     const kept = Array.from({ length: 5 }, (_, index) => {
