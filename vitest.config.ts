@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // The browser tests' Chromium, unpacked once before the files start (test/global-setup.ts).
+    globalSetup: ["test/global-setup.ts"],
   },
 });
