@@ -12,6 +12,7 @@ type VerifyArgs = RunArgs & { files: string[]; "api-base"?: string };
 
 /** Options of `conform run` that mean nothing for traffic conform does not make. */
 export const notForTraffic = [
+  "base-url",
   "suite",
   "tag",
   "exclude-tag",
