@@ -5,19 +5,13 @@
  * with its count, keep the filter defect visible beside it, and stay short: the console under 300 lines and
  * report.json under 2 MB.
  */
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RunEvent } from "../../src/core/events.ts";
 import { createReferenceServer } from "../../src/reference/server.ts";
-import { createReporters } from "../../src/reporters/index.ts";
-import { runConfigDefaults } from "../../src/runner/config.ts";
 import { keptExchangesPerGroup } from "../../src/runner/failure-groups.ts";
-import { runConformance } from "../../src/runner/run.ts";
 import { embeddedRateLimits, embeddedTimeScale } from "../../src/runner/target.ts";
-import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { fullRunThrough } from "../helpers/full-run.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { startRewritingProxy } from "../helpers/rewriting-proxy.ts";
 
@@ -43,35 +37,12 @@ afterAll(async () => {
 
 describe("a target that breaks one header on every answer", () => {
   it("is one failure group per check with its count, the other defect beside it, in a short console and report", async () => {
-    const outputDir = mkdtempSync(join(tmpdir(), "conform-flood-"));
-    let consoleText = "";
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        consoleText += String(chunk);
-        done();
-      },
-    });
-    const reporters = createReporters(["console", "json"], { outputDir, stream, isTTY: false, ci: true });
-    const events: RunEvent[] = [];
-    const finished = await runConformance(
-      {
-        ...runConfigDefaults,
-        specPath: bundledSpecPath,
-        seed: 1,
-        baseUrl: `${origin}/v4`,
-        authUrl: origin,
-        token: reference.token,
-        allowWrites: true,
-        suiteOptions: { login: { username: reference.user.username, password: reference.user.password } },
-      },
-      {
-        runId: "20261124T000000Z-flood",
-        listeners: [(event) => void events.push(event), (event) => reporters.emit(event)],
-        signal: new AbortController().signal,
-        toolVersion: "test",
-      },
+    const { finished, events, consoleText, outputDir } = await fullRunThrough(
+      reference,
+      origin,
+      "20261124T000000Z-flood",
+      ["console", "json"],
     );
-    await reporters.close();
     expect(finished.exitCode).toBe(1);
 
     // The header: one group per check that judged it, with its count.

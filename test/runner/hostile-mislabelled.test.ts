@@ -4,19 +4,14 @@
  * out (tokens, client secrets). A full run with writes allowed, every reporter on, must write none of them to
  * report.json, report.html, junit.xml, summary.md or the console, and leave nothing of the run on the target.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { createReferenceServer } from "../../src/reference/server.ts";
-import { createReporters } from "../../src/reporters/index.ts";
-import { runConfigDefaults } from "../../src/runner/config.ts";
 import { labelPrefixOf } from "../../src/runner/labels.ts";
 import { labelMatches } from "../../src/runner/leftovers.ts";
-import { runConformance } from "../../src/runner/run.ts";
 import { embeddedRateLimits, embeddedTimeScale } from "../../src/runner/target.ts";
-import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { fullRunThrough } from "../helpers/full-run.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { startRewritingProxy } from "../helpers/rewriting-proxy.ts";
 
@@ -62,40 +57,14 @@ afterAll(async () => {
 
 describe("a target that labels its JSON text/plain", () => {
   it("gets no secret it issued written anywhere, and keeps nothing of the run", async () => {
-    const outputDir = mkdtempSync(join(tmpdir(), "conform-mislabelled-"));
-    let consoleText = "";
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        consoleText += String(chunk);
-        done();
-      },
-    });
-    const reporters = createReporters(["console", "json", "junit", "html", "markdown"], {
-      outputDir,
-      stream,
-      isTTY: false,
-      ci: true,
-    });
     const runId = "20261124T000000Z-mislabel";
-    const finished = await runConformance(
-      {
-        ...runConfigDefaults,
-        specPath: bundledSpecPath,
-        seed: 1,
-        baseUrl: `${origin}/v4`,
-        authUrl: origin,
-        token: reference.token,
-        allowWrites: true,
-        suiteOptions: { login: { username: reference.user.username, password: reference.user.password } },
-      },
-      {
-        runId,
-        listeners: [(event) => reporters.emit(event)],
-        signal: new AbortController().signal,
-        toolVersion: "test",
-      },
-    );
-    await reporters.close();
+    const { finished, consoleText, outputDir } = await fullRunThrough(reference, origin, runId, [
+      "console",
+      "json",
+      "junit",
+      "html",
+      "markdown",
+    ]);
     expect(finished.exitCode).toBe(1);
 
     // Secrets: the proxy saw tokens and client secrets go by; none is in any output.
