@@ -169,6 +169,10 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const groups = new FailureGroups(
     (event) => bus.emit(event),
     spec.operations.all().map((operation) => operation.operationId),
+    (path) =>
+      ["get", "post", "put", "delete"]
+        .map((method) => spec.operations.match(method, path)?.operation.pathTemplate)
+        .find((template) => template !== undefined),
   );
   const deps: CaseRunDeps = {
     spec,

@@ -43,10 +43,17 @@ const shapeRules: readonly (readonly [RegExp, string])[] = [
  * "X-RateLimit-Reset 1732 is 5 min in the past" and "X-RateLimit-Reset 1745 is 2 h in the past" are one shape.
  * Words in `operationIds` (the description's operations) become `<operation>`: a suite assertion that names the
  * operation it judged ("getProfile 200: X-Spec-Version is 4.175.0") is one group over every operation, and the
- * group counts its operations instead.
+ * group counts its operations instead. A concrete path of the API (`/compute/types/g6-nanode-1`) becomes its
+ * template (`/compute/types/{typeId}`) where `templateOf` knows it: the same defect on another item is one shape.
  */
-export function messageShape(message: string, operationIds: ReadonlySet<string> = new Set()): string {
+export function messageShape(
+  message: string,
+  operationIds: ReadonlySet<string> = new Set(),
+  templateOf: (path: string) => string | undefined = () => undefined,
+): string {
   let shape = message.length > 2000 ? message.slice(0, 2000) : message;
+  // A path not inside a URL (a URL's path follows its host): `/regions/us-east`, `/nodebalancers/7/configs`.
+  shape = shape.replace(/(?<![\w/.])(?:\/[^\s/?#"'`,;()]+)+\/?/g, (path) => templateOf(path) ?? path);
   if (operationIds.size > 0)
     shape = shape.replace(/\b[A-Za-z][A-Za-z0-9_]*\b/g, (word) =>
       operationIds.has(word) ? "<operation>" : word,
@@ -89,12 +96,18 @@ export class FailureGroups {
   readonly #groups = new Map<string, GroupState>();
   readonly #onOpen: (event: FailureGroupOpened) => void;
   readonly #operationIds: ReadonlySet<string>;
+  readonly #templateOf: (path: string) => string | undefined;
 
   /**
    * `onOpen` hears of each group when its first failure comes (the engine emits it as an event); `operationIds`
    * are the description's operations, read as placeholders in messages ({@link messageShape}).
    */
-  constructor(onOpen: (event: FailureGroupOpened) => void = () => {}, operationIds: Iterable<string> = []) {
+  constructor(
+    onOpen: (event: FailureGroupOpened) => void = () => {},
+    operationIds: Iterable<string> = [],
+    templateOf: (path: string) => string | undefined = () => undefined,
+  ) {
+    this.#templateOf = templateOf;
     this.#onOpen = onOpen;
     this.#operationIds = new Set(operationIds);
   }
@@ -103,24 +116,31 @@ export class FailureGroups {
    * The group a failure of `checkId` with `message` belongs to, and the message's shape. A check's failures group by
    * check and shape; a suite's own assertion is one expectation whatever sample its message names ("getProfile
    * without a token, answered 401: X-Spec-Version is …", "… with page_size 24, answered 400: …"), so its failures
-   * group by the assertion alone.
+   * group by the assertion alone: by its name's shape (a name built from a page number or an item's path, such as
+   * `/regions/us-east is that item`, is one assertion over every item; an operation id in a name stays: another
+   * operation's property is another finding). `checkId` is the group's: the name's shape for an assertion.
    */
-  idOf(checkId: string, message: string): { readonly id: string; readonly shape: string } {
+  idOf(
+    checkId: string,
+    message: string,
+  ): { readonly id: string; readonly shape: string; readonly checkId: string } {
     // A transport error names the request it happened to (`GET https://…/v4/regions?page=2: answer too large`):
     // the same error on every path is one group, so the request is not part of its shape.
     const said = checkId.startsWith(errorGroupPrefix) ? message.replace(/^[A-Z]+ \S+: /, "") : message;
-    const shape = messageShape(said, this.#operationIds);
-    return { id: groupIdOf(checkId, isAssertion(checkId) ? "" : shape), shape };
+    const shape = messageShape(said, this.#operationIds, this.#templateOf);
+    if (!isAssertion(checkId)) return { id: groupIdOf(checkId, shape), shape, checkId };
+    const name = messageShape(checkId, new Set(), this.#templateOf);
+    return { id: groupIdOf(name, ""), shape, checkId: name };
   }
 
   /** Counts `count` failures of `checkId` with `message` at `site`; `hasExchange` asks for a place to keep it. */
   assign(checkId: string, message: string, site: FailureSite, hasExchange: boolean, count = 1): Assignment {
-    const { id, shape } = this.idOf(checkId, message);
+    const { id, shape, checkId: groupCheckId } = this.idOf(checkId, message);
     let group = this.#groups.get(id);
     if (!group) {
       group = {
         id,
-        checkId,
+        checkId: groupCheckId,
         shape,
         example: message,
         failures: 0,
@@ -132,7 +152,14 @@ export class FailureGroups {
       this.#groups.set(id, group);
       this.#onOpen({
         type: "failure-group",
-        group: { id, checkId, shape, example: message, suiteId: site.suiteId, caseId: site.caseId },
+        group: {
+          id,
+          checkId: groupCheckId,
+          shape,
+          example: message,
+          suiteId: site.suiteId,
+          caseId: site.caseId,
+        },
       });
     }
     group.failures += count;

@@ -177,6 +177,39 @@ describe("case tally grouping", () => {
     expect(groups.idOf("c", "GET /a: wrong").id).not.toBe(groups.idOf("c", "GET /b/c: wrong").id);
   });
 
+  it.each([
+    [
+      "a page number",
+      "assert:/compute/types page 1 says it is page 1",
+      "assert:/compute/types page 14 says it is page 14",
+    ],
+    ["an item's path", "assert:/compute/types/anim is that item", "assert:/regions/[REDACTED] is that item"],
+  ])("an assertion named after %s is one group over every value (its name's shape)", (_name, one, other) => {
+    const templateOf = (path: string) =>
+      path.startsWith("/compute/types/")
+        ? "/compute/types/{typeId}"
+        : path.startsWith("/regions/")
+          ? "/regions/{regionId}"
+          : undefined;
+    const groups = new FailureGroups(() => {}, operations, templateOf);
+    const first = groups.idOf(one, "wrong");
+    const second = groups.idOf(other, "wrong");
+    if (one.includes("page")) expect(first.id).toBe(second.id);
+    else
+      expect(first.checkId).toMatch(
+        /^assert:\/(compute\/types\/\{typeId\}|regions\/\{regionId\}) is that item$/,
+      );
+    // The same name on another list is another assertion.
+    expect(groups.idOf(one.replace("/compute/types", "/regions"), "wrong").id).not.toBe(first.id);
+  });
+
+  it("an operation's property stays its own group: another operation's is another finding", () => {
+    const groups = new FailureGroups(() => {}, operations);
+    expect(groups.idOf("assert:property: getProfile answers", "x").id).not.toBe(
+      groups.idOf("assert:property: getComputeInstances answers", "x").id,
+    );
+  });
+
   it("stops keeping a group's exchanges over cases once it has kept enough", () => {
     const groups = new FailureGroups();
     const kept = Array.from({ length: 5 }, (_, index) => {
