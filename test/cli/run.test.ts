@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { colorFromEnv } from "../../src/cli/commands/run.ts";
+import { colorFromEnv } from "../../src/cli/run-with-reporters.ts";
 import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
 import { cli } from "../helpers/cli.ts";
 

@@ -11,7 +11,8 @@ import { ConfigError } from "../../core/errors.ts";
 import { parsePropertyReplay, runFuzzCampaign } from "../../runner/fuzz.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
-import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
+import { runWithReporters } from "../run-with-reporters.ts";
+import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 
 /** Runs per property when --runs is not given (fast-check's own default). */
 export const defaultCampaignRuns = 100;

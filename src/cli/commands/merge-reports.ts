@@ -10,7 +10,7 @@ import { createReporters } from "../../reporters/index.ts";
 import { mergedEvents, readShardReport } from "../../reporters/merge-reports.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { listOption, newRunId } from "../options.ts";
-import { colorFromEnv, reportPathsLine } from "./run.ts";
+import { colorFromEnv, reportPathsLine } from "../run-with-reporters.ts";
 
 function builder(yargs: Argv) {
   return yargs

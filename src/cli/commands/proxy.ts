@@ -7,7 +7,8 @@
 import type { Argv, CommandModule } from "yargs";
 import { runProxy } from "../../traffic/proxy.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
-import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
+import { runWithReporters } from "../run-with-reporters.ts";
+import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 import { notForTraffic } from "./verify.ts";
 
 type ProxyArgs = RunArgs & { target: string; port: number; host: string; https?: string };

@@ -6,7 +6,8 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { verifyRecordings } from "../../traffic/verify.ts";
-import { type RunArgs, runOptions, runWithReporters, toRunConfig } from "./run.ts";
+import { runWithReporters } from "../run-with-reporters.ts";
+import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 
 type VerifyArgs = RunArgs & { files: string[]; "api-base"?: string };
 

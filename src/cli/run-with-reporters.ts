@@ -1,0 +1,126 @@
+/**
+ * Running with reporters, as `run`, `fuzz`, `verify` and `proxy` do: the reporters the config names (colour from the
+ * environment), the report directory proved writable before the run, the HAR when asked, SIGINT and SIGTERM handled
+ * (`interruption.ts`), and at the end the line naming the report files written.
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { ConfigError, RunInterrupted, RunTimedOut } from "../core/errors.ts";
+import type { RunFinished } from "../core/events.ts";
+import { ExitCode } from "../core/exit-codes.ts";
+import { createReporters } from "../reporters/index.ts";
+import type { RunConfig } from "../runner/config.ts";
+import { LabelMaker } from "../runner/labels.ts";
+import { CleanupLedger } from "../runner/ledger.ts";
+import type { RunOptions } from "../runner/run.ts";
+import type { SuiteHooks } from "../runner/suite-api.ts";
+import { HarWriter } from "../traffic/har.ts";
+import { handleInterruptions } from "./interruption.ts";
+import { newRunId } from "./options.ts";
+import { toolVersion } from "./version.ts";
+
+/** NO_COLOR (https://no-color.org) turns colour off, FORCE_COLOR on; otherwise colour follows the terminal. */
+export function colorFromEnv(env: NodeJS.ProcessEnv): { color?: boolean } {
+  if (env.NO_COLOR) return { color: false };
+  if (env.FORCE_COLOR !== undefined) return { color: env.FORCE_COLOR !== "0" };
+  return {};
+}
+
+/**
+ * Runs with the reporters the config names and SIGINT and SIGTERM handled (`../interruption.ts`: a first signal
+ * interrupts and cleans up, exit 130 or 143; a second quits at once, saying what is left); answers the exit code.
+ * `conform run` and `conform fuzz` share it.
+ */
+export async function runWithReporters(
+  config: RunConfig,
+  start: (options: RunOptions) => Promise<RunFinished>,
+  hooks?: SuiteHooks,
+): Promise<number> {
+  const runId = newRunId();
+  const outputDir = join(config.reportDir, runId);
+  const reporters = createReporters(config.reporters, {
+    outputDir,
+    stream: process.stdout,
+    isTTY: Boolean(process.stdout.isTTY),
+    ci: Boolean(process.env.CI),
+    ...colorFromEnv(process.env),
+  });
+  // Before the run, not after it: a run whose reports cannot be written is lost work.
+  if (reporters.files.length > 0) await ensureWritable(outputDir);
+  const har = config.harPath === undefined ? undefined : new HarWriter(config.harPath, toolVersion);
+  const controller = new AbortController();
+  const ledger = new CleanupLedger();
+  const stopHandling = handleInterruptions({
+    controller,
+    left: {
+      baseUrl: config.baseUrl,
+      prefix: new LabelMaker(config.labelPrefix, runId).stem,
+      caFile: config.caFile,
+      insecure: config.insecure,
+    },
+    ledger: () => ledger.left(),
+    reporters,
+    write: (text) => process.stderr.write(text),
+    exit: (code) => process.exit(code),
+  });
+  try {
+    const finished = await start({
+      runId,
+      listeners: [(event) => reporters.emit(event), ...(har ? [har.listener] : [])],
+      signal: controller.signal,
+      ledger,
+      toolVersion,
+      ...(hooks ? { hooks } : {}),
+    }).catch((error: unknown) => {
+      // Interrupted (or out of time) before the suites started, e.g. waiting for the target's first answer.
+      if (error instanceof RunInterrupted || error instanceof RunTimedOut) return error;
+      throw error;
+    });
+    if (finished instanceof RunInterrupted || finished instanceof RunTimedOut) {
+      process.stderr.write(`conform: ${finished.message} before the suites started\n`);
+      return finished instanceof RunInterrupted ? finished.exitCode : ExitCode.toolkitError;
+    }
+    return finished.exitCode;
+  } finally {
+    try {
+      await har?.close();
+      const latest = await reporters.close();
+      // Only what was written: a run that never started (exit 2 before the suites) writes no report.
+      const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
+      if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
+    } finally {
+      // Only now: a second signal while the reports are written still quits at once with what it can write.
+      stopHandling();
+    }
+  }
+}
+
+/** Creates the run's report directory (owner only) and proves a file can be written there; ConfigError (exit 2) if not. */
+export async function ensureWritable(outputDir: string): Promise<void> {
+  const probe = join(outputDir, `.writable.${process.pid}.tmp`);
+  try {
+    await mkdir(outputDir, { recursive: true, mode: 0o700 });
+    await writeFile(probe, "", { mode: 0o600 });
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new ConfigError(
+      `--report-dir: ${outputDir} cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give a writable --report-dir`,
+    );
+  }
+}
+
+/** Where the reports went: `reports: reports/<run>/{report.json, ...} (also in reports/latest/)`. */
+export function reportPathsLine(
+  outputDir: string,
+  files: readonly string[],
+  latest: string | undefined,
+): string {
+  const shown = (path: string) => {
+    const fromHere = relative(process.cwd(), path);
+    return fromHere.startsWith("..") || isAbsolute(fromHere) ? path : fromHere;
+  };
+  const mirror = latest ? ` (also in ${shown(latest)}${sep})` : "";
+  return `reports: ${files.map((file) => shown(join(outputDir, file))).join(", ")}${mirror}`;
+}
