@@ -9,16 +9,18 @@
  * machine needs nothing installed by hand. A browser that cannot be found or started fails the test, loudly;
  * browser tests are never skipped.
  */
-import { spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createBrotliDecompress } from "node:zlib";
 import { type Browser, chromium } from "playwright-core";
 
+const execFileAsync = promisify(execFile);
 const systemChromium = "/usr/bin/chromium";
 const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -40,8 +42,8 @@ interface Unpacked {
 
 /** Unpacks a brotli-packed file (`x.br`) or tarball (`x.tar.br`, through the system's tar) into `folder`. */
 async function unpack(packed: string, folder: string): Promise<void> {
+  const name = packed.slice(packed.lastIndexOf("/") + 1, -".br".length);
   if (!packed.endsWith(".tar.br")) {
-    const name = packed.slice(packed.lastIndexOf("/") + 1, -".br".length);
     await pipeline(
       createReadStream(packed),
       createBrotliDecompress(),
@@ -49,14 +51,17 @@ async function unpack(packed: string, folder: string): Promise<void> {
     );
     return;
   }
-  const tar = spawn("tar", ["-x", "-C", folder], { stdio: ["pipe", "ignore", "inherit"] });
-  const exited = new Promise<number | null>((resolve, reject) => {
-    tar.once("error", reject);
-    tar.once("close", resolve);
-  });
-  await pipeline(createReadStream(packed), createBrotliDecompress(), tar.stdin);
-  const code = await exited;
-  if (code !== 0) throw new Error(`tar could not unpack ${packed} (exit ${code})`);
+  // Decompressed to a file first, then given to tar: piped into tar's stdin, tar may end at the archive's end
+  // marker before the padding after it is written, and the pipe then breaks ("Premature close").
+  const archive = join(folder, `.${name}`);
+  await pipeline(createReadStream(packed), createBrotliDecompress(), createWriteStream(archive));
+  try {
+    await execFileAsync("tar", ["-x", "-f", archive, "-C", folder]);
+  } catch (error) {
+    throw new Error(`tar could not unpack ${packed}: ${(error as Error).message}`);
+  } finally {
+    await rm(archive, { force: true });
+  }
 }
 
 let npmChromium: Promise<Unpacked> | undefined;
