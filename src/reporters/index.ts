@@ -12,7 +12,7 @@ import { createHtmlReporter } from "./html.ts";
 import { createJsonReporter } from "./json.ts";
 import { createJunitReporter } from "./junit.ts";
 import { createMarkdownReporter } from "./markdown.ts";
-import { writeLatest } from "./output.ts";
+import { refreshLatest, writeLatest } from "./output.ts";
 import type { BuiltinReporterOptions, Reporter, ReporterName, ReporterOptions } from "./types.ts";
 
 export { latestDirOf, writeLatest } from "./output.ts";
@@ -53,7 +53,8 @@ export interface ReporterGroup {
   emit(event: RunEvent): void | Promise<void>;
   /**
    * Writes a snapshot of every file report (a `run-snapshot` event: each reporter writes its files from it and what
-   * it has heard, atomically), then mirrors the run's directory to `latest`. Never rejects: a failure to write is
+   * it has heard, atomically), then mirrors the run's directory to `latest` (the first whole, the next ones file by
+   * file, so `latest/report.json` is always there). Never rejects: a failure to write is
    * answered (the run goes on, and its end writes the reports again). `emit` of a `run-snapshot` comes here too.
    */
   snapshot(event: RunSnapshot): Promise<SnapshotWritten>;
@@ -87,6 +88,7 @@ export function createReporterGroup(
   options: Pick<CreateReportersOptions, "outputDir" | "mirrorLatest">,
 ): ReporterGroup {
   let closed: Promise<string | undefined> | undefined;
+  let mirrored = false;
   const snapshot = async (event: RunSnapshot): Promise<SnapshotWritten> => {
     const writers = reporters.filter((reporter) => reporter["run-snapshot"] && reporter.files.length > 0);
     const results = await Promise.allSettled(writers.map(async (reporter) => deliver(reporter, event)));
@@ -97,7 +99,11 @@ export function createReporterGroup(
     let latest: string | undefined;
     if (files.length > 0 && options.mirrorLatest !== false) {
       try {
-        latest = await writeLatest(options.outputDir);
+        // The first swaps the mirror in whole (no file of another run stays); the next ones replace file by file.
+        latest = mirrored
+          ? await refreshLatest(options.outputDir, files)
+          : await writeLatest(options.outputDir);
+        mirrored = latest !== undefined;
       } catch (error) {
         failures.push(error);
       }
