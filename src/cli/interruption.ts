@@ -73,7 +73,9 @@ export function handleInterruptions(options: InterruptionOptions): () => void {
   const { controller, write } = options;
   const onSignal = (signal: HandledSignal) => {
     if (!controller.signal.aborted) {
-      const doing = options.left ? "cleaning up what the run created" : "writing the reports of what was judged";
+      const doing = options.left
+        ? "cleaning up what the run created"
+        : "writing the reports of what was judged";
       write(
         `\nconform: interrupted (${signal}); ${doing} (${signal === "SIGINT" ? "Ctrl-C" : "a signal"} again quits at once)\n`,
       );

@@ -87,7 +87,9 @@ export const numberRules = Object.freeze({
 function accepted(rule: NumberRule): string {
   const kind = rule.integer ? "an integer" : "a number";
   if (rule.max !== undefined)
-    return rule.above ? `${kind} above ${rule.min}, up to ${rule.max}` : `${kind} from ${rule.min} to ${rule.max}`;
+    return rule.above
+      ? `${kind} above ${rule.min}, up to ${rule.max}`
+      : `${kind} from ${rule.min} to ${rule.max}`;
   return `${kind} ${rule.above ? "above" : "of at least"} ${rule.min}`;
 }
 

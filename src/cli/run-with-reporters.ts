@@ -122,9 +122,12 @@ export function snapshotLine(event: RunSnapshot, outputDir: string, written: Sna
   const head = `conform: snapshot ${event.sequence} (${event.finished.exchanges} exchanges judged)`;
   if (written.failures.length > 0) {
     const why = written.failures
-      .map((failure) => (failure as NodeJS.ErrnoException).code ?? (failure as Error).message ?? String(failure))
+      .map(
+        (failure) => (failure as NodeJS.ErrnoException).code ?? (failure as Error).message ?? String(failure),
+      )
       .join(", ");
-    const some = written.files.length > 0 ? ` (${reportPathsLine(outputDir, written.files, written.latest)})` : "";
+    const some =
+      written.files.length > 0 ? ` (${reportPathsLine(outputDir, written.files, written.latest)})` : "";
     return `${head} not written: ${why}${some}; the run goes on`;
   }
   if (written.files.length === 0) return `${head}: no report file to write`;

@@ -92,7 +92,9 @@ export function createReporterGroup(
   const snapshot = async (event: RunSnapshot): Promise<SnapshotWritten> => {
     const writers = reporters.filter((reporter) => reporter["run-snapshot"] && reporter.files.length > 0);
     const results = await Promise.allSettled(writers.map(async (reporter) => deliver(reporter, event)));
-    const failures: unknown[] = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+    const failures: unknown[] = results.flatMap((result) =>
+      result.status === "rejected" ? [result.reason] : [],
+    );
     const files = writers.flatMap((reporter, index) =>
       results[index]?.status === "fulfilled" ? reporter.files : [],
     );

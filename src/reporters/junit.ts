@@ -186,7 +186,12 @@ function testsuite(
     ["conform.suite.title", suite.title],
     ["conform.suite.status", record.suiteStatus(suite)],
     ...(record.snapshot
-      ? [["conform.snapshot", `${record.snapshot.sequence} at ${record.snapshot.takenAt}`] as [string, string]]
+      ? [
+          ["conform.snapshot", `${record.snapshot.sequence} at ${record.snapshot.takenAt}`] as [
+            string,
+            string,
+          ],
+        ]
       : []),
   ];
   for (const event of suite.cases) {

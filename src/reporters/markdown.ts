@@ -157,7 +157,11 @@ export function createMarkdownReporter(
     ...record.hooks,
     async "run-snapshot"(event) {
       if (!record.started) return;
-      await writeReportFile(options.outputDir, markdownReportFile, markdownSummary(record.snapshotOf(event), own));
+      await writeReportFile(
+        options.outputDir,
+        markdownReportFile,
+        markdownSummary(record.snapshotOf(event), own),
+      );
     },
     async close() {
       if (!record.started) return;

@@ -234,7 +234,9 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   options.onListening?.(`${scheme}://${shown}:${address.port}`);
   const limited = runSignal(options.signal, config.maxTimeMs);
   const snapshots =
-    options.reportEveryMs === undefined ? undefined : setInterval(() => session.snapshot(), options.reportEveryMs);
+    options.reportEveryMs === undefined
+      ? undefined
+      : setInterval(() => session.snapshot(), options.reportEveryMs);
   try {
     await new Promise<void>((resolve) => {
       if (limited.signal.aborted) resolve();

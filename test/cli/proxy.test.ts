@@ -1,5 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -145,12 +153,16 @@ describe("conform proxy --report-every", () => {
       expect(snapshot.groups.length).toBeGreaterThan(0);
       for (const file of ["junit.xml", "report.html", "summary.md"])
         expect(readFileSync(join(latest, file), "utf8")).toMatch(/snapshot/i);
-      expect(proxy.output()).toMatch(/conform: snapshot \d+ \(3 exchanges judged\), reports: \S+report\.json, /);
+      expect(proxy.output()).toMatch(
+        /conform: snapshot \d+ \(3 exchanges judged\), reports: \S+report\.json, /,
+      );
       expect(proxy.output()).not.toContain("labels -*");
 
       proxy.child.kill("SIGINT");
       expect(await proxy.exited, proxy.output()).toBe(1);
-      expect(proxy.output()).toContain("conform: interrupted (SIGINT); writing the reports of what was judged");
+      expect(proxy.output()).toContain(
+        "conform: interrupted (SIGINT); writing the reports of what was judged",
+      );
       const final = reportNow(join(latest, "report.json"));
       expect(validate(final), JSON.stringify(validate.errors)).toBe(true);
       expect(final).toMatchObject({ snapshot: null, status: "failed", complete: true, exitCode: 1 });
@@ -178,7 +190,8 @@ describe("conform proxy --report-every", () => {
       writeFileSync(join(reportDir, runDir), "in the way");
       await (await request(`${url}/v4/regions`)).body.text();
       await until(
-        () => (/snapshot \d+ \(1 exchanges judged\) not written: \S+/.test(proxy.output()) ? true : undefined),
+        () =>
+          /snapshot \d+ \(1 exchanges judged\) not written: \S+/.test(proxy.output()) ? true : undefined,
         "the line of a snapshot not written",
         proxy.output,
       );

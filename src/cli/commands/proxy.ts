@@ -71,22 +71,24 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
   builder: builder as unknown as CommandModule<object, ProxyArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
-    args.exitCode = await runWithReporters(config, (options) =>
-      runProxy(config, {
-        ...options,
-        target: args.target,
-        host: args.host,
-        port: args.port,
-        ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
-        ...(args["report-every"] !== undefined ? { reportEveryMs: args["report-every"] * 60_000 } : {}),
-        onListening: (url) =>
-          process.stderr.write(
-            `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,
-          ),
-        onExchange: (judged) => {
-          if (judged % 100 === 0) process.stderr.write(`conform proxy: ${judged} exchanges judged\n`);
-        },
-      }),
+    args.exitCode = await runWithReporters(
+      config,
+      (options) =>
+        runProxy(config, {
+          ...options,
+          target: args.target,
+          host: args.host,
+          port: args.port,
+          ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
+          ...(args["report-every"] !== undefined ? { reportEveryMs: args["report-every"] * 60_000 } : {}),
+          onListening: (url) =>
+            process.stderr.write(
+              `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,
+            ),
+          onExchange: (judged) => {
+            if (judged % 100 === 0) process.stderr.write(`conform proxy: ${judged} exchanges judged\n`);
+          },
+        }),
       { traffic: true },
     );
   },

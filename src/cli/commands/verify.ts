@@ -60,12 +60,14 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   builder: builder as unknown as CommandModule<object, VerifyArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
-    args.exitCode = await runWithReporters(config, (options) =>
-      verifyRecordings(config, {
-        ...options,
-        files: args.files,
-        ...(args["api-base"] ? { baseUrl: args["api-base"] } : {}),
-      }),
+    args.exitCode = await runWithReporters(
+      config,
+      (options) =>
+        verifyRecordings(config, {
+          ...options,
+          files: args.files,
+          ...(args["api-base"] ? { baseUrl: args["api-base"] } : {}),
+        }),
       { traffic: true },
     );
   },

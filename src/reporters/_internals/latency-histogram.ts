@@ -47,7 +47,8 @@ export class LatencyHistogram {
 
   /** Adds another histogram's values to this one (a copy: `new LatencyHistogram().merge(other)`). */
   merge(other: LatencyHistogram): this {
-    for (const [index, count] of other.#counts.entries()) this.#counts[index] = (this.#counts[index] ?? 0) + count;
+    for (const [index, count] of other.#counts.entries())
+      this.#counts[index] = (this.#counts[index] ?? 0) + count;
     this.#count += other.#count;
     this.#sum += other.#sum;
     this.#min = Math.min(this.#min, other.#min);

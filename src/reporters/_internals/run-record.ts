@@ -206,7 +206,9 @@ export class RunRecord {
    * still holds its counts and cleanup) and for a run that stopped before it ended (crash, kill, a second signal).
    */
   get complete(): boolean {
-    return this.snapshot === undefined && this.finished !== undefined && this.finished.status !== "interrupted";
+    return (
+      this.snapshot === undefined && this.finished !== undefined && this.finished.status !== "interrupted"
+    );
   }
 
   /** The run's status; a run that never said it finished was interrupted. */
