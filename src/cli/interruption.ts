@@ -59,7 +59,8 @@ export function leftBehindSummary(left: LeftBehind, ledger: LeftOnLedger): strin
 
 export interface InterruptionOptions {
   readonly controller: AbortController;
-  readonly left: LeftBehind;
+  /** Undefined for a command that creates nothing (`proxy`, `verify`): no cleanup to speak of. */
+  readonly left: LeftBehind | undefined;
   /** What the cleanup ledger still holds, read when a second signal comes. */
   readonly ledger: () => LeftOnLedger;
   readonly reporters: ReporterGroup;
@@ -72,16 +73,21 @@ export function handleInterruptions(options: InterruptionOptions): () => void {
   const { controller, write } = options;
   const onSignal = (signal: HandledSignal) => {
     if (!controller.signal.aborted) {
+      const doing = options.left
+        ? "cleaning up what the run created"
+        : "writing the reports of what was judged";
       write(
-        `\nconform: interrupted (${signal}); cleaning up what the run created (${signal === "SIGINT" ? "Ctrl-C" : "a signal"} again quits at once)\n`,
+        `\nconform: interrupted (${signal}); ${doing} (${signal === "SIGINT" ? "Ctrl-C" : "a signal"} again quits at once)\n`,
       );
       controller.abort(new RunInterrupted(signal));
       return;
     }
-    const ledger = options.ledger();
-    const lines = leftBehindLines(options.left, ledger);
-    write(`\nconform: ${signal} again: quitting before the cleanup ended\n${lines.join("\n")}\n`);
-    void options.reporters.emit({ type: "warning", message: leftBehindSummary(options.left, ledger) });
+    if (options.left) {
+      const ledger = options.ledger();
+      const lines = leftBehindLines(options.left, ledger);
+      write(`\nconform: ${signal} again: quitting before the cleanup ended\n${lines.join("\n")}\n`);
+      void options.reporters.emit({ type: "warning", message: leftBehindSummary(options.left, ledger) });
+    } else write(`\nconform: ${signal} again: quitting at once\n`);
     for (const path of options.reporters.abandon(signalExitCodes[signal])) write(`report written: ${path}\n`);
     options.exit(signalExitCodes[signal]);
   };

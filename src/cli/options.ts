@@ -80,11 +80,16 @@ export const numberRules = Object.freeze({
   "request-deadline": { integer: true, min: 1, max: maxTimerMs },
   "max-wait": { integer: true, min: 0, max: maxTimerMs },
   "max-time": { integer: true, min: 1, max: maxTimerMs },
+  /** Minutes between the proxy's report snapshots; fractions allowed (0.5: every 30 s), within a timer's reach. */
+  "report-every": { integer: false, min: 0, above: true, max: Math.floor(maxTimerMs / 60_000) },
 } satisfies Record<string, NumberRule>);
 
 function accepted(rule: NumberRule): string {
   const kind = rule.integer ? "an integer" : "a number";
-  if (rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+  if (rule.max !== undefined)
+    return rule.above
+      ? `${kind} above ${rule.min}, up to ${rule.max}`
+      : `${kind} from ${rule.min} to ${rule.max}`;
   return `${kind} ${rule.above ? "above" : "of at least"} ${rule.min}`;
 }
 

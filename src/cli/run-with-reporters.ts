@@ -8,9 +8,9 @@ import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { ConfigError, RunInterrupted, RunTimedOut } from "../core/errors.ts";
-import type { RunFinished } from "../core/events.ts";
+import type { RunFinished, RunSnapshot } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { createReporters } from "../reporters/index.ts";
+import { createReporters, type SnapshotWritten } from "../reporters/index.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { LabelMaker } from "../runner/labels.ts";
 import { CleanupLedger } from "../runner/ledger.ts";
@@ -28,15 +28,22 @@ export function colorFromEnv(env: NodeJS.ProcessEnv): { color?: boolean } {
   return {};
 }
 
+export interface RunWithReportersOptions {
+  readonly hooks?: SuiteHooks;
+  /** Judging traffic conform did not make (`proxy`, `verify`): it creates nothing, so there is no cleanup to tell. */
+  readonly traffic?: boolean;
+}
+
 /**
  * Runs with the reporters the config names and SIGINT and SIGTERM handled (`../interruption.ts`: a first signal
  * interrupts and cleans up, exit 130 or 143; a second quits at once, saying what is left); answers the exit code.
- * `conform run` and `conform fuzz` share it.
+ * A `run-snapshot` (the proxy's `--report-every`) writes the reports so far and says where in one line on stderr, or
+ * why not: a failed snapshot does not end the run. `conform run`, `fuzz`, `verify` and `proxy` share it.
  */
 export async function runWithReporters(
   config: RunConfig,
   start: (options: RunOptions) => Promise<RunFinished>,
-  hooks?: SuiteHooks,
+  { hooks, traffic = false }: RunWithReportersOptions = {},
 ): Promise<number> {
   const runId = newRunId();
   const outputDir = join(config.reportDir, runId);
@@ -54,12 +61,14 @@ export async function runWithReporters(
   const ledger = new CleanupLedger();
   const stopHandling = handleInterruptions({
     controller,
-    left: {
-      baseUrl: config.baseUrl,
-      prefix: new LabelMaker(config.labelPrefix, runId).stem,
-      caFile: config.caFile,
-      insecure: config.insecure,
-    },
+    left: traffic
+      ? undefined
+      : {
+          baseUrl: config.baseUrl,
+          prefix: new LabelMaker(config.labelPrefix, runId).stem,
+          caFile: config.caFile,
+          insecure: config.insecure,
+        },
     ledger: () => ledger.left(),
     reporters,
     write: (text) => process.stderr.write(text),
@@ -68,7 +77,15 @@ export async function runWithReporters(
   try {
     const finished = await start({
       runId,
-      listeners: [(event) => reporters.emit(event), ...(har ? [har.listener] : [])],
+      listeners: [
+        (event) =>
+          event.type === "run-snapshot"
+            ? reporters.snapshot(event).then((written) => {
+                process.stderr.write(`${snapshotLine(event, outputDir, written)}\n`);
+              })
+            : reporters.emit(event),
+        ...(har ? [har.listener] : []),
+      ],
       signal: controller.signal,
       ledger,
       toolVersion,
@@ -95,6 +112,26 @@ export async function runWithReporters(
       stopHandling();
     }
   }
+}
+
+/**
+ * One line per snapshot: `conform: snapshot 3 (120 exchanges judged): reports/<run>/report.json, ...`, or why it
+ * was not written (the run goes on; its end writes the reports again).
+ */
+export function snapshotLine(event: RunSnapshot, outputDir: string, written: SnapshotWritten): string {
+  const head = `conform: snapshot ${event.sequence} (${event.finished.exchanges} exchanges judged)`;
+  if (written.failures.length > 0) {
+    const why = written.failures
+      .map(
+        (failure) => (failure as NodeJS.ErrnoException).code ?? (failure as Error).message ?? String(failure),
+      )
+      .join(", ");
+    const some =
+      written.files.length > 0 ? ` (${reportPathsLine(outputDir, written.files, written.latest)})` : "";
+    return `${head} not written: ${why}${some}; the run goes on`;
+  }
+  if (written.files.length === 0) return `${head}: no report file to write`;
+  return `${head}, ${reportPathsLine(outputDir, written.files, written.latest)}`;
 }
 
 /** Creates the run's report directory (owner only) and proves a file can be written there; ConfigError (exit 2) if not. */

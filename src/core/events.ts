@@ -231,6 +231,23 @@ export interface RateLimitWait {
   readonly reason: "window" | "retry-after" | "budget";
 }
 
+/**
+ * What a run still going (a proxy, `--report-every`) has judged so far, as its end would say it if it stopped
+ * now: each case still open as it would finish now (`cases`), their suites (`suites`) and the run's end so far
+ * (`finished`: counts, failure groups, coverage; its status is the verdict so far, its exit code the one it would
+ * have). File reporters write a snapshot of their reports from it and their record, without taking it into the
+ * record: the run goes on, and its later events, then its real end, replace it.
+ */
+export interface RunSnapshot {
+  readonly type: "run-snapshot";
+  /** Counts the run's snapshots from 1. */
+  readonly sequence: number;
+  readonly takenAt: string;
+  readonly cases: readonly CaseFinished[];
+  readonly suites: readonly SuiteFinished[];
+  readonly finished: RunFinished;
+}
+
 export interface RunWarning {
   readonly type: "warning";
   readonly message: string;
@@ -247,6 +264,7 @@ export type RunEvent =
   | SuiteFinished
   | RunFinished
   | RateLimitWait
+  | RunSnapshot
   | RunWarning;
 
 export type RunEventType = RunEvent["type"];

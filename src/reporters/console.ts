@@ -40,6 +40,11 @@ const suiteMark: Record<SuiteStatus, { mark: string; style: Style }> = {
   interrupted: { mark: "■", style: "yellow" },
 };
 
+/** ` · labels <prefix>-*`, or nothing for a run that labels nothing (traffic judged by `proxy`, `verify`). */
+function labelsText(prefix: string): string {
+  return prefix === "" ? "" : ` · labels ${terminalSafe(prefix, true)}-*`;
+}
+
 export interface ConsoleReporterInternals extends ConsoleReporterOptions {
   /** Delay before the progress bar first shows, in ms (default 1000: short runs never see it). */
   readonly progressDelayMs?: number;
@@ -290,7 +295,7 @@ export function createConsoleReporter(
     print("");
     print(`${verdict}  ${facts.join(paint("gray", " · "))}`);
     const { runId, labelPrefix } = record.started;
-    print(paint("gray", `run ${terminalSafe(runId, true)} · labels ${terminalSafe(labelPrefix, true)}-*`));
+    print(paint("gray", `run ${terminalSafe(runId, true)}${labelsText(labelPrefix)}`));
   };
 
   return {
@@ -303,7 +308,7 @@ export function createConsoleReporter(
       plannedCases = event.suites.reduce((sum, suite) => sum + suite.cases, 0);
       const target = `${terminalSafe(event.target.baseUrl, true)}${event.target.embedded ? " (embedded reference)" : ""}`;
       print(
-        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)} · labels ${terminalSafe(event.labelPrefix, true)}-*`)}`,
+        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)}${labelsText(event.labelPrefix)}`)}`,
       );
     },
     "suite-started": (event) => {

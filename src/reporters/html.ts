@@ -301,6 +301,7 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
 <header>
 <h1>${title} ${statusBadge(status)}</h1>
 ${record.ended ? html`` : html`<p class="incomplete"><b>The run stopped before it finished: this report holds what it reported until then.</b></p>`}
+${record.snapshot ? html`<p class="incomplete" id="snapshot"><b>Snapshot ${record.snapshot.sequence}, taken at ${record.snapshot.takenAt} while the run goes on: what it judged until then. The report written when it stops replaces this one.</b></p>` : html``}
 <dl class="meta" id="summary">
 <dt>run</dt><dd id="run-id">${started.runId}</dd>
 <dt>target</dt><dd>${started.target.baseUrl}${started.target.embedded ? " (embedded reference server)" : ""}</dd>
@@ -375,6 +376,10 @@ export function createHtmlReporter(options: ReporterOptions, own: HtmlReporterOp
     name: "html",
     files: [htmlReportFile],
     ...record.hooks,
+    async "run-snapshot"(event) {
+      if (!record.started) return;
+      await writeReportFile(options.outputDir, htmlReportFile, htmlReport(record.snapshotOf(event), own));
+    },
     async close() {
       if (!record.started) return;
       await writeReportFile(options.outputDir, htmlReportFile, htmlReport(record, own));

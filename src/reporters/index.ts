@@ -6,13 +6,13 @@
  * @module
  */
 import { ConfigError } from "../core/errors.ts";
-import type { RunEvent } from "../core/events.ts";
+import type { RunEvent, RunSnapshot } from "../core/events.ts";
 import { createConsoleReporter } from "./console.ts";
 import { createHtmlReporter } from "./html.ts";
 import { createJsonReporter } from "./json.ts";
 import { createJunitReporter } from "./junit.ts";
 import { createMarkdownReporter } from "./markdown.ts";
-import { writeLatest } from "./output.ts";
+import { refreshLatest, writeLatest } from "./output.ts";
 import type { BuiltinReporterOptions, Reporter, ReporterName, ReporterOptions } from "./types.ts";
 
 export { latestDirOf, writeLatest } from "./output.ts";
@@ -52,6 +52,13 @@ export interface ReporterGroup {
   /** Delivers one event; usable as the engine's listener (`(event) => group.emit(event)`). */
   emit(event: RunEvent): void | Promise<void>;
   /**
+   * Writes a snapshot of every file report (a `run-snapshot` event: each reporter writes its files from it and what
+   * it has heard, atomically), then mirrors the run's directory to `latest` (the first whole, the next ones file by
+   * file, so `latest/report.json` is always there). Never rejects: a failure to write is
+   * answered (the run goes on, and its end writes the reports again). `emit` of a `run-snapshot` comes here too.
+   */
+  snapshot(event: RunSnapshot): Promise<SnapshotWritten>;
+  /**
    * Closes every reporter (each is closed even if another fails), then mirrors the run's directory to `latest`.
    * Rejects with the first reporter's failure (an AggregateError when several failed). Returns the mirror's path.
    */
@@ -61,6 +68,13 @@ export interface ReporterGroup {
    * (report.json); answers the paths.
    */
   abandon(exitCode: number): string[];
+}
+
+/** What a snapshot wrote: the files of the reporters that wrote theirs, the mirror, and the failures. */
+export interface SnapshotWritten {
+  readonly files: readonly string[];
+  readonly latest: string | undefined;
+  readonly failures: readonly unknown[];
 }
 
 /** Calls the reporter's hook for this event, if it has one. */
@@ -74,10 +88,36 @@ export function createReporterGroup(
   options: Pick<CreateReportersOptions, "outputDir" | "mirrorLatest">,
 ): ReporterGroup {
   let closed: Promise<string | undefined> | undefined;
+  let mirrored = false;
+  const snapshot = async (event: RunSnapshot): Promise<SnapshotWritten> => {
+    const writers = reporters.filter((reporter) => reporter["run-snapshot"] && reporter.files.length > 0);
+    const results = await Promise.allSettled(writers.map(async (reporter) => deliver(reporter, event)));
+    const failures: unknown[] = results.flatMap((result) =>
+      result.status === "rejected" ? [result.reason] : [],
+    );
+    const files = writers.flatMap((reporter, index) =>
+      results[index]?.status === "fulfilled" ? reporter.files : [],
+    );
+    let latest: string | undefined;
+    if (files.length > 0 && options.mirrorLatest !== false) {
+      try {
+        // The first swaps the mirror in whole (no file of another run stays); the next ones replace file by file.
+        latest = mirrored
+          ? await refreshLatest(options.outputDir, files)
+          : await writeLatest(options.outputDir);
+        mirrored = latest !== undefined;
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    return { files, latest, failures };
+  };
   return {
     reporters,
     files: reporters.flatMap((reporter) => reporter.files),
+    snapshot,
     emit(event) {
+      if (event.type === "run-snapshot") return snapshot(event).then(() => undefined);
       const pending: Promise<void>[] = [];
       for (const reporter of reporters) {
         const result = deliver(reporter, event);

@@ -27,7 +27,7 @@ import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.2.0";
+export const reportSchemaVersion = "2.3.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -119,6 +119,13 @@ export interface JsonReport {
    */
   readonly complete: boolean;
   readonly exitCode: number | null;
+  /**
+   * A snapshot written while the run goes on (`conform proxy --report-every`): which one and when. Then `complete`
+   * is false, `exitCode` and `finishedAt` null, `durationMs` the time so far, and the counts, groups and cases are
+   * what was judged until `takenAt`; the report written when the run ends replaces it (with `snapshot` null).
+   * Since 2.3.0.
+   */
+  readonly snapshot: { readonly sequence: number; readonly takenAt: string } | null;
   readonly startedAt: string;
   readonly finishedAt: string | null;
   readonly durationMs: number | null;
@@ -272,9 +279,10 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
     runId: started.runId,
     status: record.status,
     complete: record.complete,
-    exitCode: finished?.exitCode ?? record.abandonedWith ?? null,
+    exitCode: record.snapshot ? null : (finished?.exitCode ?? record.abandonedWith ?? null),
+    snapshot: record.snapshot ?? null,
     startedAt: started.startedAt,
-    finishedAt: finished?.finishedAt ?? null,
+    finishedAt: record.snapshot ? null : (finished?.finishedAt ?? null),
     durationMs: finished?.durationMs ?? null,
     tool: { name: "conform", version: started.toolVersion },
     node: { version: started.nodeVersion },
@@ -367,6 +375,12 @@ export function createJsonReporter(options: ReporterOptions, _own: JsonReporterO
     name: "json",
     files: [jsonReportFile],
     ...record.hooks,
+    async "run-snapshot"(event) {
+      if (!record.started) return;
+      // Rendered now, from the record as it is at the snapshot; written while later events wait their turn.
+      const text = [...jsonReportChunks(record.snapshotOf(event), record.started)].join("");
+      await writeReportFile(options.outputDir, jsonReportFile, text);
+    },
     async close() {
       // Nothing ran (the engine failed before `run-started`): no report rather than an empty one.
       if (!record.started) return;

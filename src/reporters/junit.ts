@@ -185,6 +185,14 @@ function testsuite(
     ["conform.spec", `${started.spec.source} ${started.spec.version}`],
     ["conform.suite.title", suite.title],
     ["conform.suite.status", record.suiteStatus(suite)],
+    ...(record.snapshot
+      ? [
+          ["conform.snapshot", `${record.snapshot.sequence} at ${record.snapshot.takenAt}`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
   ];
   for (const event of suite.cases) {
     if (!event.reproduction) continue;
@@ -208,6 +216,10 @@ export function createJunitReporter(options: ReporterOptions, _own: JunitReporte
     name: "junit",
     files: [junitReportFile],
     ...record.hooks,
+    async "run-snapshot"(event) {
+      if (!record.started) return;
+      await writeReportFile(options.outputDir, junitReportFile, junitXml(record.snapshotOf(event)));
+    },
     async close() {
       if (!record.started) return;
       await writeReportFile(options.outputDir, junitReportFile, junitXml(record));

@@ -32,7 +32,13 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
   const status = record.status;
   const duration = record.durationMs === undefined ? "" : ` in ${formatDuration(record.durationMs)}`;
   const lines: string[] = [];
-  const verdict = status === "passed" ? "passed" : status === "interrupted" ? "was interrupted" : status;
+  const verdict = record.snapshot
+    ? `snapshot (${status} so far)`
+    : status === "passed"
+      ? "passed"
+      : status === "interrupted"
+        ? "was interrupted"
+        : status;
   lines.push(
     `### ${statusMark[status]} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${counts.interrupted > 0 ? `, ${counts.interrupted} interrupted` : ""}${duration}`,
   );
@@ -42,6 +48,11 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
   );
   if (!record.ended)
     lines.push("", "**The run stopped before it finished: this summary holds what it reported until then.**");
+  if (record.snapshot)
+    lines.push(
+      "",
+      `**Snapshot ${record.snapshot.sequence}, taken at ${record.snapshot.takenAt} while the run goes on: what it judged until then. The summary written when it stops replaces this one.**`,
+    );
   lines.push("");
   lines.push("| | Suite | Passed | Failed | Errored | Skipped | Time |");
   lines.push("|---|---|---:|---:|---:|---:|---:|");
@@ -144,6 +155,14 @@ export function createMarkdownReporter(
     name: "markdown",
     files: [markdownReportFile],
     ...record.hooks,
+    async "run-snapshot"(event) {
+      if (!record.started) return;
+      await writeReportFile(
+        options.outputDir,
+        markdownReportFile,
+        markdownSummary(record.snapshotOf(event), own),
+      );
+    },
     async close() {
       if (!record.started) return;
       await writeReportFile(options.outputDir, markdownReportFile, markdownSummary(record, own));

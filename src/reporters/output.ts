@@ -7,7 +7,7 @@
  * @module
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { cp, mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { copyFile, cp, mkdir, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** The directory name of the mirror of the most recent run, beside the runs' own directories. */
@@ -106,6 +106,26 @@ export async function writeLatest(
     }
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+  return target;
+}
+
+/**
+ * Refreshes named files of a mirror this run already made (a snapshot after the first): each is copied to a
+ * temporary name in the mirror and renamed over its old copy, so a reader of `latest/report.json` never finds it
+ * missing or half written, as it could while `writeLatest` swaps the whole directory.
+ */
+export async function refreshLatest(
+  outputDir: string,
+  files: readonly string[],
+  latestDir = latestDirOf(outputDir),
+): Promise<string> {
+  const target = resolve(latestDir);
+  for (const file of files) {
+    const path = join(target, file);
+    const temporary = temporaryName(path);
+    await copyFile(join(outputDir, file), temporary);
+    await rename(temporary, path);
   }
   return target;
 }

@@ -4,8 +4,9 @@
  * passed through, the answer's status, headers and bytes handed back as they came), and judges each exchange as
  * it completes with the per-exchange checks and the observed judgements (`session.ts`), the token told apart by a
  * digest of it and redacted like a run's. Plain HTTP, or HTTPS with a certificate of its own (`httpsCertFile`);
- * an HTTPS target is trusted through `--ca` (or `--insecure`). It ends when its signal aborts (SIGINT, SIGTERM): the session's verdict
- * is what it judged.
+ * an HTTPS target is trusted through `--ca` (or `--insecure`). It ends when its signal aborts (SIGINT, SIGTERM) or
+ * at its time limit (`--max-time`): the session's verdict is what it judged. Every `reportEveryMs` the session emits
+ * a `run-snapshot` of what it judged so far, from which the reporters write their reports while it runs.
  * @module
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -17,7 +18,7 @@ import { ConfigError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
-import { type RunOptions, selectChecks } from "../runner/run.ts";
+import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
 import { proxyCertificate } from "./proxy-certificate.ts";
 import { callerOf, ExchangeRecorder } from "./record.ts";
@@ -52,6 +53,8 @@ export interface ProxyOptions extends RunOptions {
   readonly httpsCertFile?: string;
   /** Told the proxy's own URL once it listens. */
   readonly onListening?: (url: string) => void;
+  /** Every this many ms, a `run-snapshot` of what was judged so far (the reports written while it runs). */
+  readonly reportEveryMs?: number;
   /** Told each exchange as it is judged (a count for a progress line). */
   readonly onExchange?: (judged: number) => void;
 }
@@ -229,16 +232,26 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   options.onListening?.(`${scheme}://${shown}:${address.port}`);
-  await new Promise<void>((resolve) => {
-    if (options.signal.aborted) resolve();
-    else options.signal.addEventListener("abort", () => resolve(), { once: true });
-  });
+  const limited = runSignal(options.signal, config.maxTimeMs);
+  const snapshots =
+    options.reportEveryMs === undefined
+      ? undefined
+      : setInterval(() => session.snapshot(), options.reportEveryMs);
+  try {
+    await new Promise<void>((resolve) => {
+      if (limited.signal.aborted) resolve();
+      else limited.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  } finally {
+    clearInterval(snapshots);
+    limited.stop();
+  }
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
   });
   await agent.close();
-  const finished = session.finish(options.signal);
+  const finished = session.finish(limited.signal);
   await bus.flush();
   return finished;
 }

@@ -7,8 +7,15 @@
  * @module
  */
 import type { CheckDefinition } from "../checks/types.ts";
-import { RunInterrupted } from "../core/errors.ts";
-import type { CaseStatus, RunFinished } from "../core/events.ts";
+import { RunInterrupted, RunTimedOut } from "../core/errors.ts";
+import type {
+  CaseFinished,
+  CaseStatus,
+  Counts,
+  RunFinished,
+  RunSnapshot,
+  SuiteFinished,
+} from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
@@ -58,6 +65,7 @@ export class TrafficSession {
   readonly #sources = new Map<string, Source>();
   readonly #started = performance.now();
   readonly #counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 };
+  #snapshots = 0;
 
   constructor(
     input: TrafficSessionInput,
@@ -145,6 +153,20 @@ export class TrafficSession {
     if (!source || source.finished) return;
     source.finished = true;
     const { bus } = this.#input;
+    const end = this.#endOf(source);
+    if (source.unmatched > 0) {
+      bus.emit({
+        type: "warning",
+        message: `${source.id}: ${source.unmatched} exchanges matched no operation of the description (not judged): ${[...source.unmatchedSeen].join(", ")}`,
+      });
+    }
+    this.#counts[end.case.status] += 1;
+    bus.emit(end.case);
+    bus.emit(end.suite);
+  }
+
+  /** A source's case and suite as they end now; changes nothing (a snapshot asks it too). */
+  #endOf(source: Source): { readonly case: CaseFinished; readonly suite: SuiteFinished } {
     const { tally } = source;
     const logs: string[] = [`${source.exchanges} exchanges`];
     if (source.unmatched > 0) {
@@ -153,58 +175,96 @@ export class TrafficSession {
       logs.push(
         `${source.unmatched} exchanges matched no operation of the description${more}: ${listed.join(", ")}`,
       );
-      bus.emit({
-        type: "warning",
-        message: `${source.id}: ${source.unmatched} exchanges matched no operation of the description (not judged): ${listed.join(", ")}`,
-      });
     }
     const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
-    this.#counts[status] += 1;
     const durationMs = performance.now() - source.started;
-    bus.emit({
-      type: "case-finished",
-      suiteId: source.id,
-      caseId: trafficCaseId,
-      title: source.title,
-      tags: ["read-only"],
-      status,
-      durationMs,
-      results: tally.notable,
-      passedChecks: tally.passed,
-      exchanges: tally.exchanges,
-      exchangeCount: source.exchanges,
-      ...(status === "skipped"
-        ? { skipReason: "no exchange of an operation of the description to judge" }
-        : {}),
-      logs,
-    });
-    const counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, [status]: 1 };
-    bus.emit({ type: "suite-finished", suiteId: source.id, status, counts, durationMs });
+    return {
+      case: {
+        type: "case-finished",
+        suiteId: source.id,
+        caseId: trafficCaseId,
+        title: source.title,
+        tags: ["read-only"],
+        status,
+        durationMs,
+        results: tally.notable,
+        passedChecks: tally.passed,
+        exchanges: tally.exchanges,
+        exchangeCount: source.exchanges,
+        ...(status === "skipped"
+          ? { skipReason: "no exchange of an operation of the description to judge" }
+          : {}),
+        logs,
+      },
+      suite: {
+        type: "suite-finished",
+        suiteId: source.id,
+        status,
+        counts: { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, [status]: 1 },
+        durationMs,
+      },
+    };
+  }
+
+  /**
+   * Emits what the session has judged so far as a `run-snapshot` (`--report-every`): the sources still open as they
+   * would end now, and the run's end so far. Changes nothing: later exchanges and the real end build on the same
+   * state.
+   */
+  snapshot(): RunSnapshot {
+    const counts = { ...this.#counts };
+    const cases: CaseFinished[] = [];
+    const suites: SuiteFinished[] = [];
+    for (const source of this.#sources.values()) {
+      if (source.finished) continue;
+      const end = this.#endOf(source);
+      counts[end.case.status] += 1;
+      cases.push(end.case);
+      suites.push(end.suite);
+    }
+    this.#snapshots += 1;
+    const snapshot: RunSnapshot = {
+      type: "run-snapshot",
+      sequence: this.#snapshots,
+      takenAt: new Date().toISOString(),
+      cases,
+      suites,
+      finished: this.#finished(counts, undefined),
+    };
+    this.#input.bus.emit(snapshot);
+    return snapshot;
   }
 
   /** Ends every source and the run; `signal` aborted by a {@link RunInterrupted} gives its exit code. */
   finish(signal?: AbortSignal): RunFinished {
     for (const id of this.#sources.keys()) this.finishSource(id);
-    const totals = this.#counts;
+    const finished = this.#finished({ ...this.#counts }, signal);
+    this.#input.bus.emit(finished);
+    return finished;
+  }
+
+  /** The run's end with these counts: the verdict on what was judged. */
+  #finished(totals: Counts, signal: AbortSignal | undefined): RunFinished {
     let verdict: Pick<RunFinished, "status" | "exitCode">;
     if (totals.failed + totals.errored > 0) verdict = { status: "failed", exitCode: ExitCode.checkFailed };
     else if (totals.passed === 0) verdict = { status: "errored", exitCode: ExitCode.toolkitError };
     else verdict = { status: "passed", exitCode: ExitCode.ok };
     // A proxy ends on a signal: that is how it is stopped, its verdict is what it judged (a failure still fails).
-    if (signal?.aborted && verdict.status === "errored") {
-      const reason: unknown = signal.reason;
+    // Its time limit (`--max-time`) is a way to stop it too, but nothing judged by then is exit 2: nothing ran.
+    const reason: unknown = signal?.reason;
+    if (signal?.aborted && verdict.status === "errored" && !(reason instanceof RunTimedOut)) {
       verdict = {
         status: "interrupted",
         exitCode: reason instanceof RunInterrupted ? reason.exitCode : ExitCode.interrupted,
       };
     }
-    const finished: RunFinished = {
+    return {
       type: "run-finished",
       runId: this.#input.runId,
       finishedAt: new Date().toISOString(),
       durationMs: performance.now() - this.#started,
       ...verdict,
-      counts: { ...totals },
+      counts: totals,
       exchanges: this.#judge.exchanges,
       coverage: this.#judge.coverage(),
       retries: 0,
@@ -212,7 +272,5 @@ export class TrafficSession {
       cleanup: { deleted: 0, failed: [] },
       groups: this.#groups.summary(),
     };
-    this.#input.bus.emit(finished);
-    return finished;
   }
 }

@@ -8,9 +8,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
-import type { RunEvent, RunFinished } from "../../src/core/events.ts";
+import type { RunEvent, RunFinished, RunSnapshot } from "../../src/core/events.ts";
 import { createReferenceServer } from "../../src/reference/server.ts";
 import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
@@ -24,12 +25,14 @@ afterAll(() => client.close());
 interface Proxy {
   readonly url: string;
   readonly events: RunEvent[];
+  /** Settles when the proxy ends by itself (`--max-time`) or is stopped. */
+  readonly finished: Promise<RunFinished>;
   stop(): Promise<RunFinished>;
 }
 
 async function startProxy(
   target: string,
-  more: { config?: Partial<RunConfig>; httpsCertFile?: string } = {},
+  more: { config?: Partial<RunConfig>; httpsCertFile?: string; reportEveryMs?: number } = {},
 ): Promise<Proxy> {
   const events: RunEvent[] = [];
   const controller = new AbortController();
@@ -42,6 +45,7 @@ async function startProxy(
     { ...config, ...more.config },
     {
       ...(more.httpsCertFile ? { httpsCertFile: more.httpsCertFile } : {}),
+      ...(more.reportEveryMs ? { reportEveryMs: more.reportEveryMs } : {}),
       runId: "20261124T000000Z-proxy",
       listeners: [(event) => void events.push(event)],
       signal: controller.signal,
@@ -59,6 +63,7 @@ async function startProxy(
       return url;
     },
     events,
+    finished,
     stop: () => {
       controller.abort();
       return finished;
@@ -253,6 +258,47 @@ describe("a bounded judgement", () => {
     const exchange = proxy.events.find((event) => event.type === "exchange");
     expect(exchange?.type === "exchange" && exchange.exchange.response).toMatchObject({ truncated: true });
     expect([...failedChecks(proxy.events)]).toEqual([]);
+  });
+});
+
+describe("while it runs, and how it stops", () => {
+  it("emits snapshots of what it judged so far, leaving the session going", async () => {
+    const server = await createReferenceServer({ http: true });
+    const proxy = await startProxy(new URL(server.baseUrl).origin, { reportEveryMs: 50 });
+    const types = () =>
+      send(`${proxy.url}/v4/compute/types`, { headers: { authorization: `Bearer ${server.token}` } });
+    const snapshotOf = (exchanges: number) =>
+      proxy.events.find(
+        (event): event is RunSnapshot =>
+          event.type === "run-snapshot" && event.finished.exchanges === exchanges,
+      );
+    let snapshot: RunSnapshot | undefined;
+    try {
+      await types();
+      // Bounded: 400 looks (the machine is shared), not a timed assertion.
+      for (let look = 0; look < 400 && !snapshot; look += 1) {
+        snapshot = snapshotOf(1);
+        if (!snapshot) await sleep(25);
+      }
+      await types();
+    } finally {
+      await proxy.stop().finally(() => server.close());
+    }
+    expect(snapshot).toMatchObject({
+      cases: [{ type: "case-finished", status: "passed", exchangeCount: 1 }],
+      suites: [{ type: "suite-finished", status: "passed" }],
+      finished: { status: "passed", exitCode: 0, counts: { passed: 1 } },
+    });
+    const ended = proxy.events.filter((event) => event.type === "case-finished");
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ exchangeCount: 2, status: "passed" });
+    expect((proxy.events.at(-1) as RunFinished).exchanges).toBe(2);
+  });
+
+  it("stops at --max-time by itself; having judged nothing, it exits 2", async () => {
+    const proxy = await startProxy("http://127.0.0.1:9", { config: { maxTimeMs: 50 } });
+    const finished = await proxy.finished;
+    expect(finished).toMatchObject({ status: "errored", exitCode: 2, exchanges: 0 });
   });
 });
 

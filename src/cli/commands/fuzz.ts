@@ -86,7 +86,7 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
             runs: args.runs,
             ...(replay ? { replay } : {}),
           }),
-        { progress: (label, run, of) => bar.update(label, run, of) },
+        { hooks: { progress: (label, run, of) => bar.update(label, run, of) } },
       );
     } finally {
       bar.clear();

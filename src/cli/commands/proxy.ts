@@ -1,7 +1,9 @@
 /**
  * `conform proxy --target URL`: a judging proxy on loopback for live clients (an SDK's tests, a CLI, curl). The
- * handler parses and calls `src/traffic/proxy.ts`; reports are written when it is stopped (Ctrl-C, SIGTERM), the
- * exit code is its verdict (1 when anything failed, 0 when what it judged passed, 130/143 when it judged nothing).
+ * handler parses and calls `src/traffic/proxy.ts`; reports are written when it is stopped (Ctrl-C, SIGTERM,
+ * `--max-time`) and, with `--report-every`, every N minutes as snapshots; the exit code is its verdict (1 when
+ * anything failed, 0 when what it judged passed, 130/143 when a signal stopped it before it judged anything, 2 when
+ * its time limit did).
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
@@ -11,7 +13,13 @@ import { runWithReporters } from "../run-with-reporters.ts";
 import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 import { notForTraffic } from "./verify.ts";
 
-type ProxyArgs = RunArgs & { target: string; port: number; host: string; https?: string };
+type ProxyArgs = RunArgs & {
+  target: string;
+  port: number;
+  host: string;
+  https?: string;
+  "report-every"?: number;
+};
 
 function builder(yargs: Argv) {
   let options = runOptions(yargs)
@@ -29,40 +37,59 @@ function builder(yargs: Argv) {
     .option("https", {
       type: "string",
       describe: "Serve HTTPS with a certificate of its own, written to this file for clients to trust",
+    })
+    .option("report-every", {
+      coerce: plainNumber,
+      describe:
+        "Also write the reports every N minutes while it runs (fractions allowed: 0.5 is 30 s), as snapshots of what was judged so far (report.json: complete false, snapshot set); stopping writes the final ones",
+    })
+    .option("max-time", {
+      coerce: plainNumber,
+      describe:
+        "Stop after this many ms (default: none) and write the reports; the exit code is the verdict on what was judged (2 when nothing was)",
     });
   for (const name of notForTraffic) options = options.hide(name);
   return (
     options
       // The same rule table as every numeric option (`--port abc` is refused naming it).
-      .check((args) => checkNumbers(args, ["port"]))
+      .check((args) => checkNumbers(args, ["port", "report-every"]))
       .example(
         "$0 proxy --target https://127.0.0.1:8443 --ca server.pem --port 8080",
         "Point a client at http://127.0.0.1:8080/v4; Ctrl-C writes the reports",
+      )
+      .example(
+        "$0 proxy --target https://127.0.0.1:8443 --ca server.pem --report-every 10",
+        "The same, and the reports so far every 10 minutes (a CI job can read reports/latest/report.json)",
       )
   );
 }
 
 export const proxyCommand: CommandModule<object, ProxyArgs> = {
   command: "proxy",
-  describe: "Forward a live client's requests to a target and judge every exchange; reports on Ctrl-C",
+  describe:
+    "Forward a live client's requests to a target and judge every exchange; reports on Ctrl-C (and every N minutes with --report-every)",
   builder: builder as unknown as CommandModule<object, ProxyArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
-    args.exitCode = await runWithReporters(config, (options) =>
-      runProxy(config, {
-        ...options,
-        target: args.target,
-        host: args.host,
-        port: args.port,
-        ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
-        onListening: (url) =>
-          process.stderr.write(
-            `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,
-          ),
-        onExchange: (judged) => {
-          if (judged % 100 === 0) process.stderr.write(`conform proxy: ${judged} exchanges judged\n`);
-        },
-      }),
+    args.exitCode = await runWithReporters(
+      config,
+      (options) =>
+        runProxy(config, {
+          ...options,
+          target: args.target,
+          host: args.host,
+          port: args.port,
+          ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
+          ...(args["report-every"] !== undefined ? { reportEveryMs: args["report-every"] * 60_000 } : {}),
+          onListening: (url) =>
+            process.stderr.write(
+              `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,
+            ),
+          onExchange: (judged) => {
+            if (judged % 100 === 0) process.stderr.write(`conform proxy: ${judged} exchanges judged\n`);
+          },
+        }),
+      { traffic: true },
     );
   },
 };

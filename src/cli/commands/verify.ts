@@ -46,7 +46,8 @@ function builder(yargs: Argv) {
       describe:
         "The API's base URL in the recordings, when the path after its /v<N> segment does not name the operation",
     });
-  for (const name of notForTraffic) options = options.hide(name);
+  // The proxy stops at --max-time; reading files has no time limit.
+  for (const name of [...notForTraffic, "max-time"]) options = options.hide(name);
   return options
     .example("$0 verify fixtures/*.yaml", "Judge an SDK's recorded integration tests (go-vcr cassettes)")
     .example("$0 run --har run.har && $0 verify run.har", "Judge a recorded run again");
@@ -59,12 +60,15 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   builder: builder as unknown as CommandModule<object, VerifyArgs>["builder"],
   handler: async (args) => {
     const config = toRunConfig(args);
-    args.exitCode = await runWithReporters(config, (options) =>
-      verifyRecordings(config, {
-        ...options,
-        files: args.files,
-        ...(args["api-base"] ? { baseUrl: args["api-base"] } : {}),
-      }),
+    args.exitCode = await runWithReporters(
+      config,
+      (options) =>
+        verifyRecordings(config, {
+          ...options,
+          files: args.files,
+          ...(args["api-base"] ? { baseUrl: args["api-base"] } : {}),
+        }),
+      { traffic: true },
     );
   },
 };

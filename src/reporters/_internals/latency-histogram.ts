@@ -45,6 +45,17 @@ export class LatencyHistogram {
     if (ms > this.#max) this.#max = ms;
   }
 
+  /** Adds another histogram's values to this one (a copy: `new LatencyHistogram().merge(other)`). */
+  merge(other: LatencyHistogram): this {
+    for (const [index, count] of other.#counts.entries())
+      this.#counts[index] = (this.#counts[index] ?? 0) + count;
+    this.#count += other.#count;
+    this.#sum += other.#sum;
+    this.#min = Math.min(this.#min, other.#min);
+    this.#max = Math.max(this.#max, other.#max);
+    return this;
+  }
+
   get count(): number {
     return this.#count;
   }

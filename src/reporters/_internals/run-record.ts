@@ -14,6 +14,7 @@ import type {
   FailureGroupOpened,
   OperationCoverage,
   RunFinished,
+  RunSnapshot,
   RunStarted,
   SuiteFinished,
   SuiteTag,
@@ -61,12 +62,14 @@ export class RunRecord {
   rateLimitedSeen = 0;
   /** The exit code of a process quitting at once (a second signal), before the engine said the run finished. */
   abandonedWith: number | undefined;
+  /** Set on a {@link RunRecord.snapshotOf} view only: which snapshot it is and when it was taken. */
+  snapshot: { readonly sequence: number; readonly takenAt: string } | undefined;
   readonly #openCases = new Map<string, CaseStarted>();
   readonly #groupsOpened = new Map<string, FailureGroupOpened["group"]>();
   readonly #statusesSeen = new Map<string, Set<number>>();
 
   /** The hooks that feed this record; a reporter calls them from its own hooks. */
-  readonly hooks: Required<Omit<ReporterHooks, "check" | "rate-limit-wait">> = {
+  readonly hooks: Required<Omit<ReporterHooks, "check" | "rate-limit-wait" | "run-snapshot">> = {
     "run-started": (event) => {
       this.started = event;
       for (const planned of event.suites) {
@@ -144,6 +147,33 @@ export class RunRecord {
     return suite;
   }
 
+  /**
+   * A new record as this one would be with the snapshot's cases, suites and end (`run-snapshot`), marked as a
+   * snapshot: this record is left as it was (what the view holds is copied), for the run goes on.
+   */
+  snapshotOf(event: RunSnapshot): RunRecord {
+    const view = new RunRecord();
+    view.started = this.started;
+    view.finished = event.finished;
+    view.snapshot = { sequence: event.sequence, takenAt: event.takenAt };
+    view.warnings.push(...this.warnings);
+    view.latency.merge(this.latency);
+    for (const [id, suite] of this.suites) view.suites.set(id, { ...suite, cases: [...suite.cases] });
+    for (const [key, open] of this.#openCases) view.#openCases.set(key, open);
+    for (const one of event.cases) {
+      view.#openCases.delete(caseKey(one.suiteId, one.caseId));
+      const suite = view.#suite(one.suiteId);
+      suite.started = true;
+      suite.cases.push(keptForReport(one));
+    }
+    for (const one of event.suites) {
+      const suite = view.#suite(one.suiteId);
+      suite.started = true;
+      suite.finished = one;
+    }
+    return view;
+  }
+
   /** Cases that started and never finished (the run was interrupted in them). */
   get openCases(): readonly CaseStarted[] {
     return [...this.#openCases.values()];
@@ -176,7 +206,9 @@ export class RunRecord {
    * still holds its counts and cleanup) and for a run that stopped before it ended (crash, kill, a second signal).
    */
   get complete(): boolean {
-    return this.finished !== undefined && this.finished.status !== "interrupted";
+    return (
+      this.snapshot === undefined && this.finished !== undefined && this.finished.status !== "interrupted"
+    );
   }
 
   /** The run's status; a run that never said it finished was interrupted. */
