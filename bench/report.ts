@@ -16,6 +16,7 @@ import {
   renderTable,
   type Summary,
 } from "./measure.ts";
+import { type RateLimitedRunResult, rateLimitedGoal, renderRateLimited } from "./rate-limited-run.ts";
 import type { ServerCell } from "./reference-server.ts";
 import type { SpecLoadingResult } from "./spec-loading.ts";
 
@@ -41,6 +42,7 @@ export interface BenchResults {
   readonly referenceServer?: readonly ServerCell[];
   readonly fuzz?: FuzzResult;
   readonly fullRun?: FullRunResult;
+  readonly rateLimited?: RateLimitedRunResult;
   readonly goals: readonly Goal[];
 }
 
@@ -126,6 +128,7 @@ export function judgeGoals(results: Partial): Goal[] {
         }
       : { section: 5, goal: "the full default run under 30 s", measured: "not run", met: null },
   );
+  goals.push(rateLimitedGoal(results.rateLimited));
   return goals;
 }
 
@@ -329,6 +332,8 @@ export function renderReport(results: BenchResults): string {
     );
   } else out.push("   not run");
   out.push("");
+
+  out.push(...renderRateLimited(results.rateLimited), "");
 
   out.push("Goals");
   for (const goal of results.goals) {

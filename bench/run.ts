@@ -3,7 +3,7 @@
  * `bench/results/<date>.json` (method: BENCHMARKS.md). Sections:
  * 1. spec loading (bundled and a generated ~1 MB description), 2. client overhead (runner vs raw undici Pool),
  * 3. the reference server's throughput, 4. a fuzz campaign (when `conform fuzz filters` exists), 5. the full
- * default run. Every loop is bounded by a count and a time budget; only loopback is ever contacted.
+ * default run, 6. a rate-limited run (the description's limits, windows shortened). Every loop is bounded by a count and a time budget; only loopback is ever contacted.
  *
  * Options: `--quick` (few repetitions, nothing written: a smoke check), `--sections 1,2,5`, `--no-save`.
  * @module
@@ -18,6 +18,7 @@ import { benchClientOverhead } from "./client-overhead.ts";
 import { benchFullRun } from "./full-run.ts";
 import { benchFuzz } from "./fuzz.ts";
 import { machineInfo } from "./measure.ts";
+import { benchRateLimitedRun } from "./rate-limited-run.ts";
 import { createPool } from "./raw-client.ts";
 import { benchReferenceServer } from "./reference-server.ts";
 import { type BenchResults, judgeGoals, renderReport, type SyntheticFigures } from "./report.ts";
@@ -53,6 +54,7 @@ const plan = quick
       server: { concurrencies: [1, 16], count: 2000, repMs: 300, warmupMs: 300, reps: 3, maxMs: 3000 },
       fuzz: { targetRequests: 3000, smallRuns: 10, maxRuns: 200, timeoutMs: 120_000, seed: 1 },
       fullRun: { reps: 1, maxMs: 60_000, timeoutMs: 120_000 },
+      rateLimited: { windowScale: 0.1, timeoutMs: 180_000 },
     }
   : {
       spec: { warmup: 2, reps: 5, maxMs: 20_000, coldRuns: 3 },
@@ -70,6 +72,8 @@ const plan = quick
       server: { concurrencies: [1, 16], count: 20_000, repMs: 1000, warmupMs: 1000, reps: 5, maxMs: 8000 },
       fuzz: { targetRequests: 50_000, smallRuns: 40, maxRuns: 5000, timeoutMs: 300_000, seed: 1 },
       fullRun: { reps: 3, maxMs: 90_000, timeoutMs: 120_000 },
+      // Windows of 30 s (instance creation 15 s): Reset's whole seconds cost a pacer at most 1 s a window.
+      rateLimited: { windowScale: 0.5, timeoutMs: 400_000 },
     };
 
 const started = performance.now();
@@ -144,6 +148,12 @@ if (sections.has(5)) {
   markLoad("section 5");
   progress("5. full default run");
   results = { ...results, fullRun: await benchFullRun(plan.fullRun) };
+}
+
+if (sections.has(6)) {
+  markLoad("section 6");
+  progress("6. rate-limited run");
+  results = { ...results, rateLimited: await benchRateLimitedRun(plan.rateLimited) };
 }
 
 markLoad("end");

@@ -1,7 +1,9 @@
 /**
  * A child process that hosts the embedded reference server for sections 2 and 3, so the server and the client
  * under test each have their own core and event loop (as with `conform run --base-url` against a real target).
- * HTTPS on loopback, rate limits so wide they never bind (the bench measures speed, not pacing).
+ * HTTPS on loopback, rate limits so wide they never bind (the bench measures speed, not pacing); for section 6,
+ * `rateWindowScale` gives every caller the description's limits instead, windows multiplied by it, with the
+ * server's delays shrunk as in a run (`embeddedTimeScale`).
  *
  * Protocol over the IPC channel: the child sends `{type: "ready", baseUrl, token, certificatePem}` once
  * listening; on `{type: "usage"}` it answers `{type: "usage", cpuUs, rssBytes}`; on `{type: "close"}`, or when
@@ -11,26 +13,40 @@
  */
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { uniformRateLimits } from "../src/reference/rate-limit.ts";
+import { describedRateLimits, scaleRateWindows, uniformRateLimits } from "../src/reference/rate-limit.ts";
+import { embeddedTimeScale } from "../src/runner/target.ts";
 
 export interface ServerChild {
   readonly baseUrl: string;
   readonly token: string;
   readonly certificatePem: string;
+  /** The login server's seeded user. */
+  readonly login: { readonly username: string; readonly password: string };
   /** The server process's CPU time so far (user + system, µs) and resident memory. */
   usage(): Promise<{ cpuUs: number; rssBytes: number }>;
   close(): Promise<void>;
 }
 
 type Message =
-  | { type: "ready"; baseUrl: string; token: string; certificatePem: string }
+  | {
+      type: "ready";
+      baseUrl: string;
+      token: string;
+      certificatePem: string;
+      login: { username: string; password: string };
+    }
   | { type: "usage"; cpuUs: number; rssBytes: number };
 
 const thisFile = fileURLToPath(import.meta.url);
 
-/** Forks this file as a server process (same Node binary) and waits until it listens (at most 30 s). */
-export async function startServerChild(): Promise<ServerChild> {
-  const child = fork(thisFile, ["--serve"], {
+/**
+ * Forks this file as a server process (same Node binary) and waits until it listens (at most 30 s).
+ * `rateWindowScale`: the description's limits for every caller, windows multiplied by it; default: limits so wide
+ * they never bind.
+ */
+export async function startServerChild(options: { rateWindowScale?: number } = {}): Promise<ServerChild> {
+  const scale = options.rateWindowScale;
+  const child = fork(thisFile, ["--serve", ...(scale === undefined ? [] : [String(scale)])], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     // Not the parent's flags: profiling the bench (`node --cpu-prof bench/run.ts`) profiles the client only.
     execArgv: [],
@@ -53,6 +69,7 @@ export async function startServerChild(): Promise<ServerChild> {
     baseUrl: ready.baseUrl,
     token: ready.token,
     certificatePem: ready.certificatePem,
+    login: ready.login,
     usage: () =>
       new Promise((resolve) => {
         child.once("message", (message: Message) => {
@@ -73,13 +90,17 @@ export async function startServerChild(): Promise<ServerChild> {
   };
 }
 
-async function serve(): Promise<void> {
+async function serve(rateWindowScale: number | undefined): Promise<void> {
   const { createReferenceServer } = await import("../src/reference/server.ts");
-  const wide = uniformRateLimits(1_000_000_000, 60_000);
+  const limits =
+    rateWindowScale === undefined
+      ? uniformRateLimits(1_000_000_000, 60_000)
+      : scaleRateWindows(describedRateLimits, rateWindowScale);
   const server = await createReferenceServer({
-    rateLimits: wide,
-    ownTokenRateLimits: wide,
-    addressRateLimits: wide,
+    rateLimits: limits,
+    ownTokenRateLimits: limits,
+    addressRateLimits: limits,
+    ...(rateWindowScale === undefined ? {} : { timeScale: embeddedTimeScale }),
     onDefect: (error) => process.stderr.write(`reference server defect: ${String(error)}\n`),
   });
   // Stops on `close`, and also when the IPC channel closes: a bench that crashed must not leave a server behind.
@@ -99,7 +120,9 @@ async function serve(): Promise<void> {
     baseUrl: server.baseUrl,
     token: server.token,
     certificatePem: server.certificatePem ?? "",
+    login: { username: server.user.username, password: server.user.password },
   });
 }
 
-if (process.argv[2] === "--serve") await serve();
+if (process.argv[2] === "--serve")
+  await serve(process.argv[3] === undefined ? undefined : Number(process.argv[3]));

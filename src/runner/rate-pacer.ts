@@ -1,26 +1,46 @@
 /**
  * Pacing so a run does not provoke 429s: with a fixed budget, requests are spaced evenly (N per second); in
  * `auto`, the pacer learns each rate-limit window from `X-RateLimit-Remaining`/`Reset` answers and, when a window
- * is spent, holds the next requests of that window until it resets. Windows are keyed by operation, as targets
- * apply dedicated limits per kind of endpoint. A wait of a second or more is announced (`onWait`) once per window,
- * so a person watching knows why nothing moves.
+ * is spent, holds the next requests of that window until it resets. A wait of a second or more is announced
+ * (`onWait`) once per window, so a person watching knows why nothing moves.
+ *
+ * Windows are per limit class as the target reports it: a target limits a kind of endpoint per caller (the
+ * description: dedicated limits for paginated lists and instance creation, a general one for the rest), so the
+ * answers of one caller (the part of the key after NUL) that carry the same `X-RateLimit-Limit` are one window,
+ * which every operation answered so shares: requests to any of them spend it, and a window learnt from one holds
+ * them all. An operation joins its class with its first answer (the headers do not say the class of an operation
+ * not yet sent, so that first request goes unpaced); an answer without `X-RateLimit-Limit` keeps a window of its
+ * operation alone. When a class's window has passed, its next window is taken to hold `Limit` requests until an
+ * answer tells its reset: requests held for the reset go at once, up to the limit, never idle while it has room.
+ * What an answer says remains is less the class's requests still in flight (sent after the target counted, or not
+ * yet answered), so concurrent requests never overshoot a window.
  *
  * Shards (`--shard i/n`) sharing one token run in `n` processes that each see the target's shared remaining count,
  * not each other's requests. With `share` n, a process counts its own part of a window only: `floor(remaining / n)`
- * of what the target says remains, less its requests of that caller still in flight (sent after the target counted,
- * or not yet answered), so the shards together stay within the window without talking to each other.
+ * of what the target says remains (`floor(limit / n)` of a new window), less its requests of that class still in
+ * flight, so the shards together stay within the window without talking to each other.
  * @module
  */
 import { WaitTooLongError } from "../core/errors.ts";
 import type { RatePolicy } from "./config.ts";
 
+/** One limit class's window, shared by the operations the target answered with it. */
 interface WindowState {
   remaining: number;
-  /** Epoch ms. */
+  /** Epoch ms; NaN while the window that follows a passed one has not been answered yet. */
   resetAt: number;
-  /** `X-RateLimit-Limit`, when given: windows of one caller with the same limit and reset are one rule. */
-  limit?: number;
+  /** `X-RateLimit-Limit`, when given. */
+  readonly limit: number | undefined;
+  /** The pacing keys (operation and caller) this window counts. */
+  readonly keys: Set<string>;
+  /** Requests held for this window's reset, to count in the next window. */
+  heldForNext: number;
 }
+
+/** How long a request held for a new window's first answer waits before looking again. */
+const unansweredWindowPollMs = 50;
+/** Sent this long after a window's `Reset`: the target's clock and ours may differ a little. */
+const resetMarginMs = 50;
 
 export interface PacerClock {
   now(): number;
@@ -49,7 +69,10 @@ export type WaitListener = (key: string, waitMs: number, reason: "window" | "bud
 export const announcedWaitMs = 1000;
 
 export class RatePacer {
+  /** The window each pacing key counts against. */
   readonly #windows = new Map<string, WindowState>();
+  /** Windows of limit classes, by caller and limit. */
+  readonly #classes = new Map<string, WindowState>();
   /** The window (its reset time) last announced per key, so concurrent requests announce it once. */
   readonly #announced = new Map<string, number>();
   #budgetAnnounced = 0;
@@ -61,7 +84,7 @@ export class RatePacer {
   readonly #clock: PacerClock;
   readonly #maxWaitMs: number;
   readonly #share: number;
-  /** Requests acquired and not yet settled, per caller (the part of the key after NUL), for `share` > 1. */
+  /** Requests acquired and not yet settled, per pacing key. */
   readonly #inFlight = new Map<string, number>();
 
   /**
@@ -87,7 +110,6 @@ export class RatePacer {
    * rejects with a WaitTooLongError when the wait would pass the ceiling. Ends early when `signal` aborts.
    */
   acquire(key: string, signal?: AbortSignal): Promise<void> | undefined {
-    if (this.#share > 1) this.#inFlight.set(callerOf(key), (this.#inFlight.get(callerOf(key)) ?? 0) + 1);
     let wait = 0;
     let reason: "window" | "budget" = "budget";
     const now = this.#clock.now();
@@ -98,36 +120,75 @@ export class RatePacer {
       wait = slot - now;
     }
     const window = this.#windows.get(key);
-    if (window && window.resetAt > now) {
-      if (window.remaining <= 0 && window.resetAt - now + 50 > wait) {
-        wait = window.resetAt - now + 50;
+    if (window) {
+      if (window.resetAt <= now && window.limit !== undefined) {
+        // The window passed: the next one holds the limit (less what was held for it) until an answer says more.
+        window.remaining = Math.floor(window.limit / this.#share) - window.heldForNext;
+        window.heldForNext = 0;
+        window.resetAt = Number.NaN;
+      }
+      if (Number.isNaN(window.resetAt) && window.remaining <= 0) {
+        // A new window spent by requests still unanswered: its first answer tells when it resets.
+        if (this.#inFlightOf(window) > 0) return this.#later(key, unansweredWindowPollMs, signal);
+        window.remaining = Math.floor((window.limit ?? 1) / this.#share);
+      }
+      if (window.resetAt > now && window.remaining <= 0 && window.resetAt - now + resetMarginMs > wait) {
+        wait = window.resetAt - now + resetMarginMs;
         reason = "window";
         // A window resetting in an hour (or in 2100) must not hold the run: the request fails, saying so.
-        if (wait > this.#maxWaitMs)
+        if (wait > this.#maxWaitMs) {
+          this.#admit(key);
           return Promise.reject(
             new WaitTooLongError(
               `the rate-limit window of ${key.split("\u0000")[0]} is spent and resets in ${Math.round(wait / 1000)} s (X-RateLimit-Reset), beyond the ${Math.round(this.#maxWaitMs / 1000)} s ceiling (--max-wait)`,
             ),
           );
-      }
-      // Count the request against the window before the answer comes, so concurrent requests see it.
-      window.remaining -= 1;
-      if (this.#share > 1 && window.limit !== undefined)
-        for (const [other, state] of this.#windows)
-          if (other !== key && this.#sameRule(other, state, key, window)) state.remaining -= 1;
+        }
+        // Held until the reset and counted in the window that follows; when that one is full already, held
+        // until then and looked at again.
+        if (window.limit !== undefined && window.heldForNext >= Math.floor(window.limit / this.#share))
+          return this.#later(key, wait, signal);
+        if (window.limit !== undefined) window.heldForNext += 1;
+      } else if (!(window.resetAt <= now)) window.remaining -= 1;
     }
+    this.#admit(key);
     if (wait <= 0) return undefined;
     this.waitedMs += wait;
-    if (this.#onWait && wait >= announcedWaitMs) {
-      if (reason === "window" && this.#announced.get(key) !== window?.resetAt) {
-        this.#announced.set(key, window?.resetAt ?? 0);
-        this.#onWait(key, wait, reason);
-      } else if (reason === "budget" && now >= this.#budgetAnnounced) {
-        this.#budgetAnnounced = now + wait;
-        this.#onWait(key, wait, reason);
-      }
-    }
+    this.#announce(key, wait, reason, window, now);
     return this.#clock.sleep(wait, signal);
+  }
+
+  /** The request goes (or is failed): counted in flight until `settle`. */
+  #admit(key: string): void {
+    this.#inFlight.set(key, (this.#inFlight.get(key) ?? 0) + 1);
+  }
+
+  /** Waits `wait`, then acquires again (the window's state will have changed meanwhile). */
+  async #later(key: string, wait: number, signal?: AbortSignal): Promise<void> {
+    this.waitedMs += wait;
+    await this.#clock.sleep(wait, signal);
+    if (signal?.aborted) return this.#admit(key);
+    return this.acquire(key, signal);
+  }
+
+  #announce(
+    key: string,
+    wait: number,
+    reason: "window" | "budget",
+    window: WindowState | undefined,
+    now: number,
+  ): void {
+    if (!this.#onWait || wait < announcedWaitMs) return;
+    if (reason === "window") {
+      // Once per window, whichever of its operations waits first.
+      const id = [...(window?.keys ?? [key])][0] ?? key;
+      if (this.#announced.get(id) === window?.resetAt) return;
+      this.#announced.set(id, window?.resetAt ?? 0);
+      this.#onWait(key, wait, reason);
+    } else if (now >= this.#budgetAnnounced) {
+      this.#budgetAnnounced = now + wait;
+      this.#onWait(key, wait, reason);
+    }
   }
 
   /** Learns from an answer's rate-limit headers (lower-cased names). */
@@ -135,40 +196,49 @@ export class RatePacer {
     const remaining = Number(headers["x-ratelimit-remaining"]);
     const reset = Number(headers["x-ratelimit-reset"]);
     if (!Number.isInteger(remaining) || !Number.isInteger(reset)) return;
-    if (this.#share <= 1) {
-      this.#windows.set(key, { remaining, resetAt: reset * 1000 });
-      return;
-    }
-    const caller = callerOf(key);
-    const own = Math.floor(remaining / this.#share) - Math.max(0, (this.#inFlight.get(caller) ?? 0) - 1);
-    const limit = Number(headers["x-ratelimit-limit"]);
-    const window: WindowState = { remaining: own, resetAt: reset * 1000 };
-    if (Number.isInteger(limit)) window.limit = limit;
-    this.#windows.set(key, window);
-    // A target limits a kind of endpoint, not one operation: this caller's windows with the same limit and reset
-    // are the same rule, and learn what it has left (the other shards spend it too).
-    if (window.limit === undefined) return;
-    for (const [other, state] of this.#windows)
-      if (other !== key && this.#sameRule(other, state, key, window))
-        state.remaining = Math.min(state.remaining, own);
+    const limitHeader = Number(headers["x-ratelimit-limit"]);
+    const limit = Number.isInteger(limitHeader) && limitHeader > 0 ? limitHeader : undefined;
+    const window = this.#windowOf(key, limit);
+    const resetAt = reset * 1000;
+    // An answer of a window already passed (a late one) says nothing of the current one.
+    if (resetAt <= this.#clock.now()) return;
+    // This request is still in flight (settled after this): the others of the class may not be counted yet.
+    const own = Math.floor(remaining / this.#share) - Math.max(0, this.#inFlightOf(window) - 1);
+    if (Number.isNaN(window.resetAt) || resetAt > window.resetAt) {
+      // A newer window: what it has left, less the requests in flight (those held for it among them).
+      window.resetAt = resetAt;
+      window.remaining = own;
+      window.heldForNext = 0;
+    } else if (resetAt === window.resetAt) window.remaining = Math.min(window.remaining, own);
   }
 
-  #sameRule(key: string, state: WindowState, otherKey: string, other: WindowState): boolean {
-    return (
-      state.limit !== undefined &&
-      state.limit === other.limit &&
-      state.resetAt === other.resetAt &&
-      callerOf(key) === callerOf(otherKey)
-    );
+  /** The window `key` counts against, given its answer's limit: its class's, joined now if it was elsewhere. */
+  #windowOf(key: string, limit: number | undefined): WindowState {
+    const current = this.#windows.get(key);
+    const classKey = limit === undefined ? `\u0001${key}` : `${callerOf(key)}\u0000${limit}`;
+    let window = this.#classes.get(classKey);
+    if (window === current && window) return window;
+    if (!window) {
+      window = { remaining: 0, resetAt: Number.NaN, limit, keys: new Set(), heldForNext: 0 };
+      this.#classes.set(classKey, window);
+    }
+    current?.keys.delete(key);
+    window.keys.add(key);
+    this.#windows.set(key, window);
+    return window;
+  }
+
+  #inFlightOf(window: WindowState): number {
+    let count = 0;
+    for (const key of window.keys) count += this.#inFlight.get(key) ?? 0;
+    return count;
   }
 
   /** A request `acquire` let through has its answer (or failed): it no longer counts as in flight. */
   settle(key: string): void {
-    if (this.#share <= 1) return;
-    const caller = callerOf(key);
-    const left = (this.#inFlight.get(caller) ?? 0) - 1;
-    if (left > 0) this.#inFlight.set(caller, left);
-    else this.#inFlight.delete(caller);
+    const left = (this.#inFlight.get(key) ?? 0) - 1;
+    if (left > 0) this.#inFlight.set(key, left);
+    else this.#inFlight.delete(key);
   }
 }
 
