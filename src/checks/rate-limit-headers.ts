@@ -41,7 +41,9 @@ export const rateLimitHeaders: CheckDefinition = {
       (field) => raw[field] === undefined && notRecorded(context, names[field].toLowerCase()),
     );
     if (unrecorded.length === fields.length)
-      return skipped("the recording kept no X-RateLimit-* header on any of its answers: they cannot be judged");
+      return skipped(
+        "the recording kept no X-RateLimit-* header on any of its answers: they cannot be judged",
+      );
     // What the recording left out is neither missing nor judged; what it kept is judged as usual.
     const missing = fields.filter((field) => raw[field] === undefined && !unrecorded.includes(field));
     const problems: string[] = [];
