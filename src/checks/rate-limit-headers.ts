@@ -6,15 +6,16 @@
  *
  * Where they are required: on an answer whose response in the loaded description (matched by status: exact,
  * range, default) documents them; elsewhere their absence is skipped with the reason (a description that documents
- * them nowhere, an operation that documents no such answer, an answer documented without them). Headers that are
- * present are always judged.
+ * them nowhere, an operation that documents no such answer, an answer documented without them), and so is the
+ * absence of a header a recording never kept (an SDK's cassette filters `-Remaining` and `-Reset` out). Headers
+ * that are present are always judged.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import { parseInteger } from "./_internals/http-values.ts";
 import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
-import type { CheckContext, CheckDefinition } from "./types.ts";
+import { type CheckContext, type CheckDefinition, notRecorded } from "./types.ts";
 
 const names = {
   limit: "X-RateLimit-Limit",
@@ -30,12 +31,21 @@ const dayMs = 86_400_000;
 export const rateLimitHeaders: CheckDefinition = {
   id: "rate-limit-headers",
   title: "X-RateLimit-Limit, -Remaining and -Reset are present and consistent",
-  check({ spec, operation, receivedAt }, exchange) {
+  check(context, exchange) {
+    const { spec, operation, receivedAt } = context;
     const { response } = exchange;
     const raw = Object.fromEntries(
       fields.map((field) => [field, response.headers[names[field].toLowerCase()]]),
     ) as Record<Field, string | undefined>;
-    const missing = fields.filter((field) => raw[field] === undefined);
+    const unrecorded = fields.filter(
+      (field) => raw[field] === undefined && notRecorded(context, names[field].toLowerCase()),
+    );
+    if (unrecorded.length === fields.length)
+      return skipped(
+        "the recording kept no X-RateLimit-* header on any of its answers: they cannot be judged",
+      );
+    // What the recording left out is neither missing nor judged; what it kept is judged as usual.
+    const missing = fields.filter((field) => raw[field] === undefined && !unrecorded.includes(field));
     const problems: string[] = [];
     if (missing.length === fields.length && !fields.some((field) => documented(spec, field))) {
       // A description that documents no rate-limit header does not promise them (its conventions are its own).

@@ -6,13 +6,14 @@
  * default) documents the header; elsewhere its absence is skipped with the reason (a description that documents
  * it nowhere, an operation that documents no such answer, an answer documented without it). A value that is
  * present is always judged. A different release with the same major version still serves `/v4` and fails as a
- * warning; a different major version or a malformed value fails as an error.
+ * warning; a different major version or a malformed value fails as an error. In a recording that never kept the
+ * header (an SDK's cassette filters it out), its absence is skipped: the recording, not the target, left it out.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
-import type { CheckDefinition } from "./types.ts";
+import { type CheckDefinition, notRecorded } from "./types.ts";
 
 const header = "x-spec-version";
 const release = /^(\d+)\.(\d+)\.(\d+)$/;
@@ -20,10 +21,13 @@ const release = /^(\d+)\.(\d+)\.(\d+)$/;
 export const specVersionHeader: CheckDefinition = {
   id: "spec-version-header",
   title: "X-Spec-Version names the described release",
-  check({ spec, operation }, exchange) {
+  check(context, exchange) {
+    const { spec, operation } = context;
     const { response } = exchange;
     const value = response.headers[header]?.trim();
     if (value === undefined) {
+      if (notRecorded(context, header))
+        return skipped("the recording kept X-Spec-Version on none of its answers: it cannot be judged");
       // A description that documents the header nowhere does not promise it (its conventions are its own).
       if (!conventionsOf(spec).documentedHeaders.has(header))
         return skipped("the description documents no X-Spec-Version header on the API's answers");

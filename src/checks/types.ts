@@ -14,6 +14,29 @@ export interface CheckContext {
   readonly operation: OperationInfo | undefined;
   /** Epoch ms when the response was received (for `X-RateLimit-Reset` in the future). */
   readonly receivedAt: number;
+  /**
+   * Set when the exchange comes from a recording conform did not make (`conform verify`): what the recording may
+   * have left out or rewritten, which a check must not hold against the target. Undefined for conform's own
+   * traffic and a proxy's, which are seen whole.
+   */
+  readonly recording?: RecordingGaps;
+}
+
+/** What a recording may lack of the traffic it recorded. */
+export interface RecordingGaps {
+  /**
+   * The response header names (lower-case) the recording kept on at least one of its answers, when it may have
+   * filtered headers out (go-vcr cassettes: SDKs drop `Date`, `X-RateLimit-*`, `X-Spec-Version`... before
+   * saving). A header outside this set was never recorded: its absence says nothing of the target, so a check
+   * that needs it skips. Undefined when every header was recorded (HAR).
+   */
+  readonly headersKept?: ReadonlySet<string>;
+}
+
+/** Was `name` (lower-case) left out by the recording rather than by the target? */
+export function notRecorded(context: CheckContext, name: string): boolean {
+  const kept = context.recording?.headersKept;
+  return kept !== undefined && !kept.has(name);
 }
 
 /**

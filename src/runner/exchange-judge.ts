@@ -4,7 +4,7 @@
  * else recorded with the exchange it is about. Also what the run's coverage needs: the statuses seen per operation.
  * @module
  */
-import { type CheckDefinition, isAnswered } from "../checks/types.ts";
+import { type CheckContext, type CheckDefinition, isAnswered, type RecordingGaps } from "../checks/types.ts";
 import type { OperationCoverage } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { type CheckResult, skipped } from "../core/result.ts";
@@ -32,7 +32,8 @@ export class ExchangeJudge {
     return this.#exchanges;
   }
 
-  judge(exchange: Exchange, tally: CaseTally, record: RecordResult): void {
+  /** `recording`: what the recording the exchange comes from may lack (`conform verify`), if it is one. */
+  judge(exchange: Exchange, tally: CaseTally, record: RecordResult, recording?: RecordingGaps): void {
     this.#exchanges += 1;
     if (!isAnswered(exchange)) {
       const why = exchange.error ? `${exchange.error.code}: ${exchange.error.message}` : "transport error";
@@ -53,10 +54,11 @@ export class ExchangeJudge {
       this.#statusesSeen.set(operationId, seen);
     }
     const operation = operationId ? this.#spec.operations.byId(operationId) : undefined;
-    const context = {
+    const context: CheckContext = {
       spec: this.#spec,
       operation,
       receivedAt: exchange.timings.startedAt + exchange.timings.totalMs,
+      ...(recording ? { recording } : {}),
     };
     for (const definition of this.#checks) {
       let outcome: CheckResult["outcome"];

@@ -6,6 +6,12 @@
  * file's order, each as an observed exchange. A cassette has no times of its own: an interaction is dated by its
  * answer's `Date` header (what a rate-limit reset is judged against), else it follows the one before it, and the
  * first undated one is dated `startedAt`.
+ *
+ * SDKs filter their cassettes before saving them: the Go SDK of the real service drops `Date`, `Retry-After`,
+ * `X-RateLimit-Remaining`, `X-RateLimit-Reset` and `X-Spec-Version` from every answer (and the Authorization
+ * header from every request). So a response header that is on none of a cassette's answers counts as not
+ * recorded (`RecordingGaps.headersKept`): the checks that need it skip, saying so. A header some answers carry
+ * and others lack is judged where it is missing.
  * @module
  */
 import { parse } from "yaml";
@@ -54,6 +60,8 @@ export function readCassette(text: string, startedAt = Date.now()): ObservedExch
   const document: unknown = parse(text, { maxAliasCount: 100 });
   if (!isCassette(document)) throw new Error("not a go-vcr cassette (no interactions list)");
   let clock = startedAt;
+  const headersKept = new Set<string>();
+  const recording = { headersKept };
   return (document as { interactions: unknown[] }).interactions.filter(isObject).map((interaction) => {
     const request = isObject(interaction.request) ? interaction.request : {};
     const response = isObject(interaction.response) ? interaction.response : undefined;
@@ -63,6 +71,7 @@ export function readCassette(text: string, startedAt = Date.now()): ObservedExch
         : Number.parseInt(String(response?.status ?? ""), 10);
     const duration = goDurationMs(response?.duration);
     const responseHeaders = headersOf(response?.headers);
+    for (const name of Object.keys(responseHeaders)) headersKept.add(name);
     const dated = Date.parse(responseHeaders.date ?? "");
     if (!Number.isNaN(dated)) clock = dated - duration;
     const started = clock;
@@ -91,6 +100,7 @@ export function readCassette(text: string, startedAt = Date.now()): ObservedExch
       startedAt: started,
       headersMs: duration,
       totalMs: duration,
+      recording,
     };
   });
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import type { RecordingGaps } from "../checks/types.ts";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
   collectFormSecrets,
@@ -41,6 +42,8 @@ export interface ObservedExchange {
   readonly totalMs: number;
   /** Set when the recording said so (a HAR of conform's own run). */
   readonly breaks?: string;
+  /** What the recording it comes from may lack (shared by the exchanges of one file). */
+  readonly recording?: RecordingGaps;
 }
 
 function parsedJson(text: string): unknown {

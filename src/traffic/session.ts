@@ -6,7 +6,7 @@
  * operation of the description is counted and listed (in the case's log and a warning), not failed.
  * @module
  */
-import type { CheckDefinition } from "../checks/types.ts";
+import type { CheckDefinition, RecordingGaps } from "../checks/types.ts";
 import { RunInterrupted, RunTimedOut } from "../core/errors.ts";
 import type {
   CaseFinished,
@@ -121,8 +121,11 @@ export class TrafficSession {
     bus.emit({ type: "case-started", suiteId: id, caseId: trafficCaseId, title });
   }
 
-  /** Judges one exchange of `sourceId` (in the order observed); `caller` tells tokens apart, when known. */
-  add(sourceId: string, exchange: Exchange, caller?: string): void {
+  /**
+   * Judges one exchange of `sourceId` (in the order observed); `caller` tells tokens apart, when known;
+   * `recording` says what a recorded file may lack.
+   */
+  add(sourceId: string, exchange: Exchange, caller?: string, recording?: RecordingGaps): void {
     const source = this.#sources.get(sourceId);
     if (!source || source.finished) return;
     const { bus } = this.#input;
@@ -140,7 +143,7 @@ export class TrafficSession {
       if (recorded.outcome.status !== "passed")
         bus.emit({ type: "check", suiteId: sourceId, caseId: trafficCaseId, result: recorded });
     };
-    this.#judge.judge(exchange, source.tally, record);
+    this.#judge.judge(exchange, source.tally, record, recording);
     for (const result of this.#observed.judge(exchange, caller)) {
       if (result.outcome.status === "passed") source.tally.countPass();
       else record(result, exchange);

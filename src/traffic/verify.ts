@@ -6,6 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
+import type { RecordingGaps } from "../checks/types.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import type { RunConfig } from "../runner/config.ts";
@@ -52,6 +53,9 @@ function sourceIds(files: readonly string[]): string[] {
   });
 }
 
+/** A recording that kept every header (HAR): still one conform did not make. */
+const wholeRecording: RecordingGaps = Object.freeze({});
+
 export interface VerifyOptions extends RunOptions {
   readonly files: readonly string[];
   /** The API's base URL in the recordings, when the path after `/v<N>` does not find the operation. */
@@ -96,7 +100,8 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
     const id = ids[index]!;
     for (const observed of exchanges) {
       if (options.signal.aborted) break;
-      session.add(id, recorder.record(observed), callerOf(observed.requestHeaders));
+      const caller = callerOf(observed.requestHeaders);
+      session.add(id, recorder.record(observed), caller, observed.recording ?? wholeRecording);
     }
     session.finishSource(id);
   }

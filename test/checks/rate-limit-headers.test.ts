@@ -41,6 +41,39 @@ const noLimits = {
 describe("rate-limit-headers", () => {
   runCheckCases(rateLimitHeaders, [
     {
+      name: "absent from a recording that kept none of them is skipped, saying so",
+      context: context({ headersKept: ["content-type"] }),
+      exchange: exchange(noLimits),
+      outcome: {
+        status: "skipped",
+        reason: "the recording kept no X-RateLimit-* header on any of its answers: they cannot be judged",
+      },
+    },
+    {
+      name: "a recording that kept only the limit has the limit judged, the rest not held against the target",
+      context: context({ headersKept: ["x-ratelimit-limit"] }),
+      exchange: exchange({
+        headers: {
+          "x-ratelimit-limit": "400",
+          "x-ratelimit-remaining": undefined,
+          "x-ratelimit-reset": undefined,
+        },
+      }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "a recording that kept -Remaining on other answers fails where it is missing",
+      context: context({ headersKept: ["x-ratelimit-limit", "x-ratelimit-remaining"] }),
+      exchange: exchange({
+        headers: {
+          "x-ratelimit-limit": "400",
+          "x-ratelimit-remaining": undefined,
+          "x-ratelimit-reset": undefined,
+        },
+      }),
+      outcome: { status: "failed", message: "missing X-RateLimit-Remaining" },
+    },
+    {
       name: "absent where the description documents them nowhere is skipped, saying so",
       context: context({ spec: silentSpec, operation: undocumented }),
       exchange: exchange(noLimits),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseHttpDate } from "../../src/checks/_internals/http-values.ts";
 import { retryAfterOn429 } from "../../src/checks/retry-after-on-429.ts";
-import { exchange, receivedAt, runCheckCases } from "../helpers/exchanges.ts";
+import { context, exchange, receivedAt, runCheckCases } from "../helpers/exchanges.ts";
 
 const tooMany = (retryAfter: string | undefined) =>
   exchange({
@@ -12,6 +12,18 @@ const tooMany = (retryAfter: string | undefined) =>
 
 describe("retry-after-on-429", () => {
   runCheckCases(retryAfterOn429, [
+    {
+      name: "a 429 without it in a recording that kept it on none of its answers is skipped",
+      context: context({ headersKept: ["content-type"] }),
+      exchange: tooMany(undefined),
+      outcome: { status: "skipped" },
+    },
+    {
+      name: "a 429 without it in a recording that kept it elsewhere fails",
+      context: context({ headersKept: ["retry-after"] }),
+      exchange: tooMany(undefined),
+      outcome: { status: "failed" },
+    },
     { name: "delay-seconds passes", exchange: tooMany("42"), outcome: { status: "passed" } },
     { name: "zero seconds passes", exchange: tooMany("0"), outcome: { status: "passed" } },
     {

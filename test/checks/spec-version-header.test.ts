@@ -39,6 +39,21 @@ describe("spec-version-header", () => {
     },
     { name: "the described release passes", exchange: exchange(), outcome: { status: "passed" } },
     {
+      name: "missing from a recording that kept it on none of its answers is skipped, saying so",
+      context: context({ headersKept: ["content-type", "x-ratelimit-limit"] }),
+      exchange: exchange({ headers: { "x-spec-version": undefined } }),
+      outcome: {
+        status: "skipped",
+        reason: "the recording kept X-Spec-Version on none of its answers: it cannot be judged",
+      },
+    },
+    {
+      name: "missing from a recording that kept it on other answers fails",
+      context: context({ headersKept: ["x-spec-version"] }),
+      exchange: exchange({ headers: { "x-spec-version": undefined } }),
+      outcome: { status: "failed", message: "X-Spec-Version is missing" },
+    },
+    {
       name: "surrounding whitespace is ignored",
       exchange: exchange({ headers: { "x-spec-version": " 4.176.0 " } }),
       outcome: { status: "passed" },

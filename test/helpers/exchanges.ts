@@ -220,18 +220,24 @@ export function stubSpec(
   };
 }
 
-/** A check context: the stub spec, the default operation (pass `operation: undefined` for none), {@link receivedAt}. */
+/**
+ * A check context: the stub spec, the default operation (pass `operation: undefined` for none), {@link receivedAt};
+ * `headersKept` makes it a recording's.
+ */
 export function context(
   init: {
     readonly spec?: ApiSpec;
     readonly operation?: OperationInfo | undefined;
     readonly receivedAt?: number;
+    /** A recording that kept only these response headers on its answers (as a go-vcr cassette may). */
+    readonly headersKept?: readonly string[];
   } = {},
 ): CheckContext {
   return {
     spec: init.spec ?? stubSpec(),
     operation: "operation" in init ? init.operation : operation(),
     receivedAt: init.receivedAt ?? receivedAt,
+    ...(init.headersKept ? { recording: { headersKept: new Set(init.headersKept) } } : {}),
   };
 }
 
