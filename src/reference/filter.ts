@@ -97,7 +97,7 @@ function checkValue(field: FilterableField, op: Comparison, value: unknown): Sca
 }
 
 /** What an item holds for a field: its own property, or for `entity.id` the `id` of its `entity` (null when none). */
-function valueOf(item: Readonly<Record<string, unknown>>, field: FilterableField): unknown {
+function fieldValueOf(item: Readonly<Record<string, unknown>>, field: FilterableField): unknown {
   if (!field.path) return item[field.name];
   let current: unknown = item;
   for (const step of field.path) {
@@ -228,7 +228,7 @@ function holds(condition: FilterCondition, item: Readonly<Record<string, unknown
     return condition.kind === "and" ? condition.items.every(inner) : condition.items.some(inner);
   }
   const { field, op, value } = condition;
-  const actual = valueOf(item, field);
+  const actual = fieldValueOf(item, field);
   if (Array.isArray(actual)) {
     // A list field matches by membership; `+neq` means the list does not hold the value.
     if (op === "neq") return !actual.includes(value);
@@ -255,6 +255,6 @@ export function applyFilter<T extends object>(items: readonly T[], filter: Parse
   const orderBy = filter.orderBy;
   if (!orderBy) return matching;
   const sign = filter.order === "desc" ? -1 : 1;
-  const key = (item: T) => valueOf(item as Readonly<Record<string, unknown>>, orderBy);
+  const key = (item: T) => fieldValueOf(item as Readonly<Record<string, unknown>>, orderBy);
   return matching.sort((a, b) => sign * compareForOrder(key(a), key(b)));
 }

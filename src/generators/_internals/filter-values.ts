@@ -34,7 +34,7 @@ function scalarTypes(field: FilterableField): readonly (FilterableField["type"] 
 }
 
 /** What an item holds for a field: its property, or the value down a nested field's path (undefined if none). */
-function valueOf(item: object, field: FilterableField): unknown {
+function heldBy(item: object, field: FilterableField): unknown {
   let value: unknown = item;
   for (const name of field.path ?? [field.name]) {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
@@ -62,7 +62,7 @@ export function profileField(field: FilterableField, items: readonly object[]): 
   const types = scalarTypes(field);
   const seen = new Set<Scalar>();
   for (const item of items) {
-    const raw = valueOf(item, field);
+    const raw = heldBy(item, field);
     const entries = field.type === "array" ? (Array.isArray(raw) ? raw : []) : [raw];
     for (const entry of entries) {
       if (seen.size >= maxValues) break;
