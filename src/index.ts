@@ -52,6 +52,7 @@ export {
   checkFilter,
   compareValues,
   type FilterJudgement,
+  filterFieldValue,
   judgeFilteredList,
   judgeFilteredPages,
 } from "./oracles/filter-oracle.ts";

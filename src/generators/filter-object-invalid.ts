@@ -102,8 +102,15 @@ export function invalidFilterObject(
   const realUnfilterable = (constraints.unfilterable ?? []).filter(
     (name) => !filterable.has(name) && !name.startsWith("+") && name.length > 0,
   );
+  // Beside a nested filterable field (`entity.id`), a made-up sibling (`entity.colour`): a dotted key is
+  // filterable only where the description marks that nested property.
+  const nestedMadeUp = fields.flatMap((field) =>
+    field.path ? [[...field.path.slice(0, -1), "colour"].join(".")] : [],
+  );
   const unfilterableName = fc.oneof(
-    fc.constantFrom(...[...madeUpNames, ...realUnfilterable].filter((name) => !filterable.has(name))),
+    fc.constantFrom(
+      ...[...madeUpNames, ...nestedMadeUp, ...realUnfilterable].filter((name) => !filterable.has(name)),
+    ),
     fc.stringMatching(/^[a-z][a-z_]{1,15}$/).filter((name) => !filterable.has(name)),
   );
   const profiles = fields.map((field) => profileField(field, constraints.items));

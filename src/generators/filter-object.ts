@@ -20,6 +20,7 @@ import fc from "fast-check";
 import type { FilterableField } from "../spec/types.ts";
 import {
   type FieldProfile,
+  heldText,
   heldValue,
   nearNumber,
   profileField,
@@ -93,7 +94,7 @@ function conditions(profiles: readonly FieldProfile[]) {
     textPiece(profile).map((piece) => ({ [profile.field.name]: { "+contains": piece } })),
   );
   const neq = pick(textual, (profile) =>
-    heldValue(profile).map((value) => ({ [profile.field.name]: { "+neq": value } })),
+    heldText(profile).map((value) => ({ [profile.field.name]: { "+neq": value } })),
   );
   return { equality, comparison, range, contains, neq };
 }

@@ -16,6 +16,12 @@
  *   at the top level beside field keys;
  * - on a list-valued field (tags, ipv4) equality matches an item whose list contains the value.
  *
+ * What the facts add: a field inside an object property of the item is filtered by its dotted path
+ * (`{"entity.id": 123}`, `{"entity.type": "compute"}`), only where the description marks that nested property
+ * filterable; operators, `+and`/`+or` and `+order_by` apply to it as to any field. Its value is the nested one; a
+ * missing or null parent is no value (as a null field is). A field of several types (`entity.id`: integer or
+ * string) takes a value of any of them, comparisons where one is numeric, `+contains`/`+neq` where one is text.
+ *
  * Choices where the description is silent (the reference server documents the same ones):
  * - `+contains` is case-sensitive; on a list-valued field it matches when any item contains the string;
  * - `+neq` on a list-valued field matches when the list does not hold the value;
@@ -27,7 +33,8 @@
  *
  * What neither the description nor the facts decide is reported as `unspecified` (a generator of valid filters
  * avoids it, one of invalid filters never claims it): `+order_by` on a list-valued field, ordering keys inside
- * nested objects, empty `+and`/`+or` arrays, equality with null or with a value of another type than the field's,
+ * nested objects, `+order_by` on a field of several types (how an integer sorts against a string), empty
+ * `+and`/`+or` arrays, equality with null or with a value of another type than the field's,
  * comparisons on non-numeric fields, `+contains`/`+neq` on non-string fields, empty operator objects.
  * @module
  */
@@ -66,7 +73,8 @@ export type UnspecifiedPoint =
   | "empty-operators"
   | "empty-logical"
   | "order-nested"
-  | "order-by-list-field";
+  | "order-by-list-field"
+  | "order-by-mixed-types";
 
 export interface FilterProblem<R extends string = FilterRule> {
   readonly rule: R;
@@ -89,6 +97,8 @@ export type Condition =
 
 export interface FilterOrder {
   readonly field: string;
+  /** For a nested field (`entity.id`), the property names from the item down; absent for a top-level one. */
+  readonly path?: readonly string[];
   readonly direction: "asc" | "desc";
 }
 
@@ -125,9 +135,15 @@ function fitsType(type: FilterableField["type"] | undefined, value: unknown): bo
   return false;
 }
 
-const isNumericField = (field: FilterableField) => field.type === "integer" || field.type === "number";
-const isStringish = (field: FilterableField) =>
-  field.type === "string" || (field.type === "array" && field.itemType === "string");
+/** The scalar types a field's values (a list field's entries) may have: one, or several (`entity.id`). */
+function scalarTypes(field: FilterableField): readonly (FilterableField["type"] | undefined)[] {
+  if (field.type === "array") return [field.itemType];
+  return field.types ?? [field.type];
+}
+
+const isNumericField = (field: FilterableField) =>
+  scalarTypes(field).some((type) => type === "integer" || type === "number") && field.type !== "array";
+const isStringish = (field: FilterableField) => scalarTypes(field).includes("string");
 
 class Collector {
   readonly problems: FilterProblem[] = [];
@@ -254,12 +270,12 @@ function compileField(
     return [];
   }
   if (!isPlainObject(value)) {
-    const type = field.type === "array" ? field.itemType : field.type;
-    if (!fitsType(type, value)) {
+    const types = scalarTypes(field);
+    if (!types.some((type) => fitsType(type, value))) {
       collector.open(
         "equality-type",
         pointer,
-        `${field.name} (${type ?? "untyped"}) equal to a ${jsonType(value)}`,
+        `${field.name} (${types.map((type) => type ?? "untyped").join(" or ")}) equal to a ${jsonType(value)}`,
         field.name,
       );
     }
@@ -341,14 +357,37 @@ function compileOrder(
   if (field.type === "array") {
     collector.open("order-by-list-field", "/+order_by", `+order_by on the list field ${orderBy}`, orderBy);
   }
-  return { field: orderBy, direction };
+  if (field.types !== undefined && field.types.length > 1) {
+    collector.open(
+      "order-by-mixed-types",
+      "/+order_by",
+      `+order_by on ${orderBy}, whose values may be ${field.types.join(" or ")}: how they interleave is not described`,
+      orderBy,
+    );
+  }
+  return { field: orderBy, ...(field.path ? { path: field.path } : {}), direction };
 }
 
-/** An item's value for a field; a missing one reads as null. */
-function fieldValue(item: object, name: string): unknown {
-  const value = (item as Record<string, unknown>)[name];
+/** An item's value at a path of property names; a missing one, or one under a missing or null parent, is null. */
+function valueAtPath(item: object, path: readonly string[]): unknown {
+  let value: unknown = item;
+  for (const name of path) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+    value = Object.hasOwn(value, name) ? (value as Record<string, unknown>)[name] : undefined;
+  }
   return value === undefined ? null : value;
 }
+
+/**
+ * An item's value for a filterable field, as the oracle reads it: the property itself, or for a nested field
+ * (`entity.id`) the value down its path; missing (or under a missing or null parent) reads as null.
+ * @public
+ */
+export function filterFieldValue(item: object, field: Pick<FilterableField, "name" | "path">): unknown {
+  return valueAtPath(item, field.path ?? [field.name]);
+}
+
+const orderValue = (item: object, order: FilterOrder) => valueAtPath(item, order.path ?? [order.field]);
 
 function holds(condition: Condition, item: object): boolean {
   switch (condition.kind) {
@@ -361,7 +400,7 @@ function holds(condition: Condition, item: object): boolean {
         condition.field,
         condition.operator,
         condition.value,
-        fieldValue(item, condition.field.name),
+        filterFieldValue(item, condition.field),
       );
   }
 }
@@ -438,7 +477,7 @@ export function compareValues(a: unknown, b: unknown): number {
 /** Compares two items by the filter's order (0 when it has none, or for ties). */
 export function compareByOrder(a: object, b: object, order: FilterOrder | undefined): number {
   if (!order) return 0;
-  const ascending = compareValues(fieldValue(a, order.field), fieldValue(b, order.field));
+  const ascending = compareValues(orderValue(a, order), orderValue(b, order));
   return order.direction === "desc" ? -ascending : ascending;
 }
 
@@ -505,8 +544,8 @@ export interface FilterJudgementInput<T extends object> {
  */
 export function judgeFilteredList<T extends object>(input: FilterJudgementInput<T>): FilterJudgement {
   const { key, filter } = input;
-  const names = [...input.fields.map((field) => field.name)].sort();
-  const projection = (item: T) => JSON.stringify(names.map((name) => fieldValue(item, name)));
+  const fields = input.fields.toSorted((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const projection = (item: T) => JSON.stringify(fields.map((field) => filterFieldValue(item, field)));
   const after = new Map(input.after.map((item) => [key(item), projection(item)]));
   const stable = new Set<string>();
   for (const item of input.before) {
@@ -536,10 +575,10 @@ export function judgeFilteredList<T extends object>(input: FilterJudgementInput<
   const unexpected = [...new Set(returnedStable.map(key))].filter((id) => !expectedKeys.has(id));
   let misordered: Extract<FilterJudgement, { status: "failed" }>["misordered"];
   if (filter.order && missing.length === 0 && unexpected.length === 0 && duplicated.size === 0) {
-    const field = filter.order.field;
+    const order = filter.order;
     for (let index = 0; index < expected.length; index += 1) {
-      const want = fieldValue(expected[index]!, field);
-      const got = returnedStable[index] ? fieldValue(returnedStable[index]!, field) : undefined;
+      const want = orderValue(expected[index]!, order);
+      const got = returnedStable[index] ? orderValue(returnedStable[index]!, order) : undefined;
       if (compareValues(want, got) !== 0) {
         misordered = { index, expected: want, actual: got, key: key(returnedStable[index]!) };
         break;
@@ -582,13 +621,13 @@ export function judgeFilteredPages<T extends object>(input: {
   const unexpected = [...new Set(returned.filter((item) => !matchesFilter(item, filter)).map(key))];
   let misordered: Extract<FilterJudgement, { status: "failed" }>["misordered"];
   if (filter.order) {
-    const field = filter.order.field;
+    const order = filter.order;
     const at = returned.findIndex(
-      (item, index) => index > 0 && compareByOrder(returned[index - 1]!, item, filter.order) > 0,
+      (item, index) => index > 0 && compareByOrder(returned[index - 1]!, item, order) > 0,
     );
     if (at > 0) {
-      const previous = fieldValue(returned[at - 1]!, field);
-      const actual = fieldValue(returned[at]!, field);
+      const previous = orderValue(returned[at - 1]!, order);
+      const actual = orderValue(returned[at]!, order);
       const expected = `${filter.order.direction === "desc" ? "at most" : "at least"} ${JSON.stringify(previous)}`;
       misordered = { index: at, expected, actual, key: key(returned[at]!) };
     }

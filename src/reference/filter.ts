@@ -7,7 +7,11 @@
  * - nesting deeper than {@link maxFilterDepth} levels or more than {@link maxFilterConditions} conditions is refused (400);
  * - `+order_by` on a list-valued field (tags, ipv4) is refused: a list has no single value to sort by;
  * - nulls sort before every value in ascending order (after, in descending); ties keep the list's id order;
- * - `+contains` is case-sensitive; on a list-valued field it matches when any item contains the string.
+ * - `+contains` is case-sensitive; on a list-valued field it matches when any item contains the string;
+ * - a nested field (`entity.id`, named by its dotted path where the description marks the nested property) reads
+ *   the value down its path; a missing or null parent reads as null, which only `{"entity.id": null}` matches;
+ * - a field of several types (`entity.id`: integer or string) takes a value of any of them, comparisons when one is
+ *   numeric, `+contains` when one is text; ordering by it puts numbers before strings.
  * @module
  */
 import type { FilterableField } from "../spec/types.ts";
@@ -53,13 +57,22 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 
 class FilterSyntaxError extends Error {}
 
-function scalarType(field: FilterableField): FilterableField["type"] {
-  return field.type === "array" ? (field.itemType ?? "string") : field.type;
+/** The types a field's values (a list's entries) may have: usually one; `entity.id` is an integer or a string. */
+function scalarTypes(field: FilterableField): readonly FilterableField["type"][] {
+  if (field.type === "array") return [field.itemType ?? "string"];
+  return field.types && field.types.length > 0 ? field.types : [field.type];
+}
+
+const isNumericType = (type: FilterableField["type"]) => type === "integer" || type === "number";
+
+function fitsType(type: FilterableField["type"], value: unknown): boolean {
+  if (isNumericType(type)) return typeof value === "number" && Number.isFinite(value);
+  return typeof value === type;
 }
 
 function checkValue(field: FilterableField, op: Comparison, value: unknown): Scalar {
-  const type = scalarType(field);
-  const numeric = type === "integer" || type === "number";
+  const types = scalarTypes(field);
+  const numeric = field.type !== "array" && types.some(isNumericType);
   if (op === "gt" || op === "gte" || op === "lt" || op === "lte") {
     if (!numeric) throw new FilterSyntaxError(`+${op} needs a numeric field; ${field.name} is not one`);
     if (typeof value !== "number" || !Number.isFinite(value))
@@ -67,7 +80,7 @@ function checkValue(field: FilterableField, op: Comparison, value: unknown): Sca
     return value;
   }
   if (op === "contains") {
-    if (type !== "string")
+    if (!types.includes("string"))
       throw new FilterSyntaxError(`+contains needs a text field; ${field.name} is not one`);
     if (typeof value !== "string") throw new FilterSyntaxError(`+contains on ${field.name} needs a string`);
     return value;
@@ -76,10 +89,22 @@ function checkValue(field: FilterableField, op: Comparison, value: unknown): Sca
     if (!field.nullable) throw new FilterSyntaxError(`${field.name} is never null`);
     return null;
   }
-  const fits = numeric ? typeof value === "number" && Number.isFinite(value) : typeof value === type;
-  if (!fits)
-    throw new FilterSyntaxError(`${field.name} must be compared with a ${numeric ? "number" : type}`);
+  if (!types.some((type) => fitsType(type, value))) {
+    const wanted = types.map((type) => (isNumericType(type) ? "number" : type)).join(" or ");
+    throw new FilterSyntaxError(`${field.name} must be compared with a ${wanted}`);
+  }
   return value as Scalar;
+}
+
+/** What an item holds for a field: its own property, or for `entity.id` the `id` of its `entity` (null when none). */
+function fieldValueOf(item: Readonly<Record<string, unknown>>, field: FilterableField): unknown {
+  if (!field.path) return item[field.name];
+  let current: unknown = item;
+  for (const step of field.path) {
+    if (current === null || typeof current !== "object" || Array.isArray(current)) return null;
+    current = (current as Readonly<Record<string, unknown>>)[step];
+  }
+  return current;
 }
 
 class FilterParser {
@@ -203,7 +228,7 @@ function holds(condition: FilterCondition, item: Readonly<Record<string, unknown
     return condition.kind === "and" ? condition.items.every(inner) : condition.items.some(inner);
   }
   const { field, op, value } = condition;
-  const actual = item[field.name];
+  const actual = fieldValueOf(item, field);
   if (Array.isArray(actual)) {
     // A list field matches by membership; `+neq` means the list does not hold the value.
     if (op === "neq") return !actual.includes(value);
@@ -217,6 +242,8 @@ function compareForOrder(a: unknown, b: unknown): number {
   if (a === null || a === undefined) return -1;
   if (b === null || b === undefined) return 1;
   if (typeof a === "number" && typeof b === "number") return a - b;
+  // A field of several types (`entity.id`): numbers before strings.
+  if (typeof a === "number" || typeof b === "number") return typeof a === "number" ? -1 : 1;
   const left = String(a);
   const right = String(b);
   return left < right ? -1 : left > right ? 1 : 0;
@@ -228,6 +255,6 @@ export function applyFilter<T extends object>(items: readonly T[], filter: Parse
   const orderBy = filter.orderBy;
   if (!orderBy) return matching;
   const sign = filter.order === "desc" ? -1 : 1;
-  const key = (item: T) => (item as Readonly<Record<string, unknown>>)[orderBy.name];
+  const key = (item: T) => fieldValueOf(item as Readonly<Record<string, unknown>>, orderBy);
   return matching.sort((a, b) => sign * compareForOrder(key(a), key(b)));
 }

@@ -1,7 +1,10 @@
 /**
  * Whether an operation answers a paginated list (`{data: [...], page, pages, results}`, also when composed
  * with `allOf`), and which fields of its items are filterable: any `x-*-filterable: true` vendor extension
- * marks one (`x-compute-filterable`, `x-linode-filterable`, plain `x-filterable` ...).
+ * marks one (`x-compute-filterable`, `x-linode-filterable`, plain `x-filterable` ...). A field inside an object
+ * property of the item (found through `$ref`s and `allOf` as the item's own) is named by its dotted path
+ * (`entity.id`), the key X-Filter gives it; its types come from its own schema, and it may read as no value when
+ * a parent admits null.
  * @module
  * @internal
  */
@@ -40,25 +43,60 @@ export function listShape(document: unknown, dialect: SpecDialect, schema: unkno
     }
   }
   const filterableFields: FilterableField[] = [];
-  for (const [name, declarations] of items) {
-    const extension = first(declarations, (property) => filterableMark(document, property));
-    if (extension === undefined) continue;
+  collectFields(document, dialect, items, [], false, filterableFields);
+  return { paginated: true, filterableFields };
+}
+
+/** How deep inside object properties a filterable field is looked for (`entity.id` is one level down). */
+const maxNesting = 4;
+
+/**
+ * The filterable fields among `properties` (each name with every declaration of it), and those inside their
+ * object-typed properties, named by their dotted path; a nested field may read as no value when a parent is null.
+ */
+function collectFields(
+  document: unknown,
+  dialect: SpecDialect,
+  properties: ReadonlyMap<string, unknown[]>,
+  parents: readonly string[],
+  parentNullable: boolean,
+  into: FilterableField[],
+): void {
+  for (const [name, declarations] of properties) {
+    const path = [...parents, name];
     const shapes = declarations.map((property) => typeOf(document, dialect, property));
     const type = first(shapes, (shape) => shape.type);
-    if (type === undefined || type === "object") continue;
+    const nullable = parentNullable || shapes.some((shape) => shape.nullable);
+    if (type === "object") {
+      if (path.length > maxNesting) continue;
+      const nested = new Map<string, unknown[]>();
+      for (const declaration of declarations) {
+        for (const [child, list] of propertyDeclarations(document, declaration)) {
+          nested.set(child, [...(nested.get(child) ?? []), ...list]);
+        }
+      }
+      collectFields(document, dialect, nested, path, nullable, into);
+      continue;
+    }
+    const extension = first(declarations, (property) => filterableMark(document, property));
+    if (extension === undefined || type === undefined) continue;
     const itemType =
       type === "array"
         ? first(declarations, (property) => typeOf(document, dialect, itemsOf(document, property)).type)
         : undefined;
-    filterableFields.push({
-      name,
+    const scalars = [...new Set(shapes.flatMap((shape) => shape.types))].filter(
+      (each): each is ScalarType => each !== "array" && each !== "object",
+    );
+    into.push({
+      name: path.join("."),
       type,
       ...(itemType !== undefined && itemType !== "object" && itemType !== "array" ? { itemType } : {}),
-      nullable: shapes.some((shape) => shape.nullable),
+      nullable,
       extension,
+      ...(parents.length > 0 ? { path } : {}),
+      ...(type !== "array" && scalars.length > 1 ? { types: scalars } : {}),
     });
   }
-  return { paginated: true, filterableFields };
 }
 
 function first<T, R>(list: readonly T[], pick: (item: T) => R | undefined): R | undefined {
@@ -91,6 +129,7 @@ function filterableMark(document: unknown, property: unknown): string | undefine
 }
 
 type JsonType = "string" | "integer" | "number" | "boolean" | "array" | "object";
+type ScalarType = Exclude<JsonType, "array" | "object">;
 const jsonTypes = new Set<string>(["string", "integer", "number", "boolean", "array", "object"]);
 
 /** The JSON type of a schema and whether it admits null, per dialect, through `$ref`, `allOf`, `anyOf`/`oneOf`. */
@@ -99,9 +138,9 @@ function typeOf(
   dialect: SpecDialect,
   schema: unknown,
   depth = 0,
-): { type: JsonType | undefined; nullable: boolean } {
+): { type: JsonType | undefined; types: JsonType[]; nullable: boolean } {
   const value = deref(document, schema);
-  if (!isObject(value) || depth > 16) return { type: undefined, nullable: false };
+  if (!isObject(value) || depth > 16) return { type: undefined, types: [], nullable: false };
   let nullable =
     (dialect === "openapi-3.0" && value.nullable === true) ||
     (dialect === "swagger-2.0" && value["x-nullable"] === true) ||
@@ -110,13 +149,16 @@ function typeOf(
     (type): type is string => typeof type === "string",
   );
   if (types.includes("null")) nullable = true;
-  let type = types.find((candidate): candidate is JsonType => jsonTypes.has(candidate));
+  const all = types.filter((candidate): candidate is JsonType => jsonTypes.has(candidate));
+  let type = all[0];
   for (const member of asList(value.allOf)) type ??= typeOf(document, dialect, member, depth + 1).type;
   for (const member of [...asList(value.anyOf), ...asList(value.oneOf)]) {
     const inner = typeOf(document, dialect, member, depth + 1);
     // `anyOf: [{type: string}, {type: "null"}]`, the 3.1 way of saying nullable.
     if (inner.nullable) nullable = true;
     type ??= inner.type;
+    // `oneOf: [{type: integer}, {type: string}]`: a value of either type.
+    all.push(...inner.types);
   }
   if (type === undefined && Array.isArray(value.enum)) {
     const sample = value.enum.find((item) => item !== null);
@@ -131,7 +173,8 @@ function typeOf(
               : "number"
             : undefined;
   }
-  return { type, nullable };
+  if (type !== undefined && !all.includes(type)) all.unshift(type);
+  return { type, types: all, nullable };
 }
 
 function itemsOf(document: unknown, schema: unknown): unknown {

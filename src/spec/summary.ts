@@ -89,7 +89,10 @@ function label(operation: OperationInfo): string {
 }
 
 function describeField(field: FilterableField): string {
-  const type = field.type === "array" ? `array of ${field.itemType ?? "any"}` : field.type;
+  const type =
+    field.type === "array"
+      ? `array of ${field.itemType ?? "any"}`
+      : (field.types ?? [field.type]).join(" or ");
   return `${field.name} (${type}${field.nullable ? ", nullable" : ""})`;
 }
 

@@ -31,6 +31,16 @@ export interface FilterableField {
   readonly nullable: boolean;
   /** The vendor extension that marked it, e.g. `x-compute-filterable`. */
   readonly extension: string;
+  /**
+   * For a field inside an object property of the item (`entity.id`), the property names from the item down
+   * (`["entity", "id"]`); `name` is them joined by dots, the key X-Filter names it by. Absent for a top-level field.
+   */
+  readonly path?: readonly string[];
+  /**
+   * Every scalar type the schema admits, when it admits more than one (`entity.id`: `integer` or `string`); `type`
+   * is the first of them. Absent when the field has one type.
+   */
+  readonly types?: readonly ("string" | "integer" | "number" | "boolean")[];
 }
 
 export interface ResponseInfo {

@@ -9,6 +9,7 @@
  * @module
  */
 import fc from "fast-check";
+import { filterFieldValue } from "../oracles/filter-oracle.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import {
@@ -116,9 +117,10 @@ export async function judgeStably<T extends ListAnswer | readonly ListAnswer[]>(
 export function stableKeys(
   before: readonly Item[],
   after: readonly Item[],
-  fields: readonly { readonly name: string }[],
+  fields: readonly { readonly name: string; readonly path?: readonly string[] }[],
 ): { readonly keys: ReadonlySet<string>; readonly changed: boolean } {
-  const project = (item: Item) => JSON.stringify(fields.map((field) => item[field.name] ?? null));
+  // A nested field (`entity.id`) is read down its path.
+  const project = (item: Item) => JSON.stringify(fields.map((field) => filterFieldValue(item, field)));
   const later = new Map(after.map((item) => [itemKey(item), project(item)]));
   const keys = new Set(before.filter((item) => later.get(itemKey(item)) === project(item)).map(itemKey));
   return { keys, changed: keys.size < new Set([...before, ...after].map(itemKey)).size };

@@ -1,8 +1,8 @@
 /**
  * The account's event feed (`getEvents`): every write of the workflows is recorded as an event with the action of
- * its kind and an `entity` naming what it changed; the feed lists newest first and filters by `action` (and by
- * `id`); an instance's boot is an event that moves from `started` to `finished` (percent_complete 100) as the
- * instance comes up, as SDKs that wait for a boot by polling the feed expect; and the feed needs the events scope.
+ * its kind and an `entity` naming what it changed; the feed lists newest first and filters by `action`, by `id`
+ * and by the entity's id (the dotted key `entity.id`); an instance's boot is an event that moves from `started` to
+ * `finished` (percent_complete 100) as the instance comes up, as SDKs that wait for a boot by polling the feed expect; and the feed needs the events scope.
  *
  * Which write emits which action is the table `eventActions` below: the one place it is written (the reference
  * server's handlers follow it; test/reference/events.test.ts holds them to it). The description says "not shown";
@@ -11,8 +11,8 @@
  * A target's feed may lag its writes (eventual consistency): every event is waited for within the run's deadline
  * (`suiteOptions.workflows.deadlineMs`). Creates one load balancer with a profile and a node, one instance (never
  * booted before the boot case), a private address, a token and an OAuth client; all are deleted at the end of the
- * run (the ledger). `entity.id` is not filtered on: the description declares the feed filterable by id, action,
- * username and seen only.
+ * run (the ledger). The `entity.id` filter is judged where the description marks it filterable (an integer id and
+ * a string one, the address, when the writes made both).
  */
 import {
   type CaseContext,
@@ -311,13 +311,16 @@ export default defineSuite({
         if (client.ok) add({ operationId: "createOAuthClient", entityId: client.client.id });
 
         const found: number[] = [];
+        const listed: Write[] = [];
         for (const write of writes) {
           const event = await waitForEvent(t, write);
           if (!event) continue;
           await judgeEntity(t, write, event);
+          listed.push(write);
           if (typeof event.id === "number") found.push(event.id);
         }
         if (found.length === writes.length) t.shared.set("event-ids", found);
+        t.shared.set("listed-writes", listed);
       },
     },
     {
@@ -345,6 +348,57 @@ export default defineSuite({
           created.every((time, index) => index === 0 || time <= created[index - 1]!),
           { expected: "created not increasing down the list", actual: created, response },
         );
+      },
+    },
+    {
+      id: "entity-filter",
+      title:
+        "Filtered by entity.id (an integer id and a string one), the feed lists only that entity's events, the write's among them",
+      run: async (t) => {
+        const listed = t.shared.get("listed-writes") as Write[] | undefined;
+        if (!listed || listed.length === 0)
+          return t.skip("no events of the writes: the first case found none");
+        const feed = requireOperation(t, "getEvents");
+        if (!feed.filterableFields.some((field) => field.name === "entity.id"))
+          return t.skip("the description does not mark the events' entity.id filterable");
+        // One write whose entity id is an integer and one whose id is a string (the address), where made.
+        const chosen = [
+          listed.find((write) => typeof write.entityId === "number"),
+          listed.find((write) => typeof write.entityId === "string"),
+        ].filter((write): write is Write => write !== undefined);
+        for (const write of chosen) {
+          const filter = { "entity.id": write.entityId };
+          const named = `entity.id ${JSON.stringify(write.entityId)}`;
+          const foreign = (response: LiveResponse | undefined) =>
+            eventsOf(response).filter((event) => event.entity?.id !== write.entityId);
+          // A target's feed may lag; an answer that lists another entity is judged at once.
+          const answer = await waitFor(
+            t,
+            `the feed filtered by ${named} lists the write's event`,
+            () => readFeed(t, filter),
+            (response) =>
+              response.status !== 200 ||
+              eventOf(t, write, response) !== undefined ||
+              foreign(response).length > 0,
+            (response) => `${named}: ${showFeed(response)}`,
+            { required: false },
+          );
+          if (!answer || !expectSuccess(t, "the feed is read filtered by entity.id", answer)) continue;
+          const others = foreign(answer);
+          t.expect("a filter on entity.id lists only events of that entity", others.length === 0, {
+            expected: `every event's entity.id ${JSON.stringify(write.entityId)}`,
+            actual: others
+              .slice(0, 5)
+              .map((event) => `${String(event.action)} of ${JSON.stringify(event.entity?.id ?? null)}`),
+            message: `${named}: ${others.length} event(s) of another entity or none`,
+            response: answer,
+          });
+          t.expect("a filter on entity.id lists the write's event", eventOf(t, write, answer) !== undefined, {
+            expected: `${kindOf(t, write.operationId).action} of ${write.entityId}`,
+            actual: showFeed(answer),
+            response: answer,
+          });
+        }
       },
     },
     {

@@ -37,6 +37,7 @@ import {
   type FilterScenario,
   type FilterValue,
   filterFalsified,
+  filterFieldValue,
   filterHeader,
   filterObject,
   filterScenarios,
@@ -392,13 +393,16 @@ export default defineSuite({
                     );
                   }
                   const reversed = [...descending].reverse();
+                  // A nested field (`entity.type`) is read down its path.
+                  const field = fields.find((each) => each.name === orderBy)!;
+                  const value = (item: Item) => filterFieldValue(item, field);
                   const at = ascending.findIndex(
-                    (item, index) => compareValues(item[orderBy], reversed[index]![orderBy]) !== 0,
+                    (item, index) => compareValues(value(item), value(reversed[index]!)) !== 0,
                   );
                   if (at < 0) return true;
                   // The desc request, at the page holding the item out of place.
                   return answerFalsified(
-                    `position ${at} of asc holds ${orderBy}=${JSON.stringify(ascending[at]![orderBy])}, reversed desc ${JSON.stringify(reversed[at]![orderBy])}`,
+                    `position ${at} of asc holds ${orderBy}=${JSON.stringify(value(ascending[at]!))}, reversed desc ${JSON.stringify(value(reversed[at]!))}`,
                     desc!,
                     {
                       expected: [...ascKeys].reverse(),
@@ -462,9 +466,13 @@ export default defineSuite({
                       defect,
                     );
                   const order = (filter.value as FilterValue)["+order_by"];
-                  if (typeof order !== "string") return true;
+                  const field = fieldsOf(list).find((each) => each.name === order);
+                  if (typeof order !== "string" || !field) return true;
                   const value = (keys: string[], items: readonly Item[]) => {
-                    const byKey = new Map(items.map((item) => [itemKey(item), item[order]]));
+                    // A nested field (`entity.type`) is read down its path.
+                    const byKey = new Map(
+                      items.map((item) => [itemKey(item), filterFieldValue(item, field)]),
+                    );
                     return keys.map((key) => byKey.get(key));
                   };
                   const [a, b] = [value(smallKeys, small!.items), value(largeKeys, large!.items)];

@@ -5,6 +5,7 @@ import { checkFilterHeader } from "../../src/oracles/filter-oracle.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import { instanceFields, instances } from "../cases/filter-semantics.cases.ts";
+import { eventFields, events } from "../cases/nested-filter.cases.ts";
 import {
   assertCovers,
   assertEveryValue,
@@ -70,6 +71,15 @@ describe("invalidFilterObject", () => {
         rules: ["unfilterable-field"],
       }),
       ["status", "colour"],
+      500,
+      ({ meta }) => String(mutationsOf(meta)[0]?.detail),
+    );
+  });
+
+  it("beside a nested filterable field, a made-up sibling by its dotted path", () => {
+    assertCovers(
+      invalidFilterObject({ fields: eventFields, items: events, rules: ["unfilterable-field"] }),
+      ["entity.colour", "colour"],
       500,
       ({ meta }) => String(mutationsOf(meta)[0]?.detail),
     );

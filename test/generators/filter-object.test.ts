@@ -5,6 +5,7 @@ import { checkFilter, evaluateFilter } from "../../src/oracles/filter-oracle.ts"
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import { instanceFields, instances } from "../cases/filter-semantics.cases.ts";
+import { eventFields, events } from "../cases/nested-filter.cases.ts";
 import {
   assertCovers,
   assertEveryValue,
@@ -60,6 +61,27 @@ describe("filterObject", () => {
       filters,
       filterScenarios.map((scenario) => `filter-${scenario}`),
     );
+  });
+
+  it("nested fields take part like any other, their values drawn from down their path (integer or string ids)", () => {
+    const eventFilters = filterObject({ fields: eventFields, items: events });
+    assertEveryValue(eventFilters, ({ value }) => {
+      const verdict = checkFilter(value, eventFields);
+      return verdict.status === "valid" ? undefined : JSON.stringify(verdict);
+    });
+    const sample = fc
+      .sample(eventFilters, { seed: 3, numRuns: 600 })
+      .map(({ value }) => JSON.stringify(value));
+    for (const shown of ['"entity.id":12', '"entity.id":"192.168.1.5"', '"entity.type":"']) {
+      expect(
+        sample.some((text) => text.includes(shown)),
+        shown,
+      ).toBe(true);
+    }
+    expect(sample.some((text) => /"entity\.id":\{"\+(gt|gte|lt|lte)":\d+\}/.test(text))).toBe(true);
+    expect(sample.some((text) => text.includes('"+order_by":"entity.type"'))).toBe(true);
+    // How an integer id orders against a string one is not described: entity.id is never ordered by.
+    expect(sample.some((text) => text.includes('"+order_by":"entity.id"'))).toBe(false);
   });
 
   it("a list without numeric fields gets no comparisons", () => {

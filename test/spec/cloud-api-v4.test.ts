@@ -452,7 +452,7 @@ describe("specs/cloud-api-v4.yaml", () => {
         "200",
         {
           item: "Event",
-          filterable: ["id", "action", "username", "seen"],
+          filterable: ["id", "action", "username", "seen", "entity.id", "entity.type"],
         },
       ],
       ["getOAuthAuthorize", "get", "/oauth/authorize", public_, "html"],
@@ -532,9 +532,13 @@ describe("specs/cloud-api-v4.yaml", () => {
           $ref: schemaRef(list.item),
         });
         const item = deref({ $ref: schemaRef(list.item) });
-        const marked = Object.entries(get(item, "properties") as Json)
-          .filter(([, property]) => get(property, "x-compute-filterable") === true)
-          .map(([name]) => name);
+        // A marked property of the item, or of an object property of it (named by the dotted path).
+        const marked = Object.entries(get(item, "properties") as Json).flatMap(([name, property]) => [
+          ...(get(property, "x-compute-filterable") === true ? [name] : []),
+          ...Object.entries((get(deref(property), "properties") ?? {}) as Json)
+            .filter(([, nested]) => get(nested, "x-compute-filterable") === true)
+            .map(([child]) => `${name}.${child}`),
+        ]);
         expect(marked.toSorted()).toEqual(list.filterable.toSorted());
       },
     );

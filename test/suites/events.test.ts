@@ -22,6 +22,7 @@ function statuses(run: SuiteRun): Record<string, string> {
 const steps: Record<string, string> = {
   "write-without-event": "writes-recorded",
   "boot-event-never-finishes": "boot-event",
+  "event-entity-filter-ignored": "entity-filter",
 };
 
 describe("events suite on the clean reference", () => {
@@ -31,6 +32,7 @@ describe("events suite on the clean reference", () => {
     expect(statuses(run)).toEqual({
       "writes-recorded": "passed",
       "newest-first": "passed",
+      "entity-filter": "passed",
       "boot-event": "passed",
       "events-scope": "passed",
     });

@@ -52,6 +52,22 @@ const types = (data: object[], extra: object = {}) => ({
 const list = (path: string, json: unknown, requestHeaders: Record<string, string> = {}, status = 200) =>
   seen({ operationId: "getComputeTypes", path, json, requestHeaders, status });
 
+const event = (id: number, entityId: number | string) => ({
+  id,
+  action: "compute_boot",
+  created: "2025-01-02T03:06:00",
+  username: "conform-user",
+  seen: false,
+  entity: { id: entityId, label: "web", type: "compute", url: `/v4/compute/instances/${entityId}` },
+});
+const feed = (data: object[], filter: object) =>
+  seen({
+    operationId: "getEvents",
+    path: "/account/events",
+    json: types(data),
+    requestHeaders: { "x-filter": JSON.stringify(filter) },
+  });
+
 /** Outcome statuses per judgement for a sequence, the last exchange's. */
 function verdicts(sequence: Exchange[], caller?: string): Record<string, string> {
   const judge = new ObservedJudge(spec);
@@ -80,6 +96,26 @@ describe("observed judgements", () => {
     [
       "an item the filter excludes",
       [list("/compute/types", types([small, big]), gt)],
+      { "observed-filter": "failed" },
+    ],
+    [
+      "a sound answer to a nested field's dotted key (entity.id)",
+      [feed([event(1, 12), event(2, 12)], { "entity.id": 12, "+order_by": "entity.type" })],
+      { "observed-filter": "passed" },
+    ],
+    [
+      "an event of another entity in the answer to entity.id",
+      [feed([event(1, 12), event(2, 7)], { "entity.id": 12 })],
+      { "observed-filter": "failed" },
+    ],
+    [
+      "an event without an entity in the answer to entity.id",
+      [feed([event(1, 12), { ...event(2, 12), entity: null }], { "entity.id": 12 })],
+      { "observed-filter": "failed" },
+    ],
+    [
+      "a dotted key the description does not mark, answered 200",
+      [feed([event(1, 12)], { "entity.label": "web" })],
       { "observed-filter": "failed" },
     ],
     [

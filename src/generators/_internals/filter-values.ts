@@ -1,7 +1,10 @@
 /**
  * What the X-Filter generators know about one filterable field: which operators the description makes valid on
  * it, and which values to filter it with, drawn from the items the target actually holds (so a filter selects
- * some but not all items), with a typed stand-in when the target holds none.
+ * some but not all items), with a typed stand-in when the target holds none. A nested field (`entity.id`) is read
+ * down its path; a field of several types (`entity.id`: integer or string) takes values of each, comparisons
+ * with numbers, `+contains` and `+neq` with strings, and is not ordered by (how its types interleave is not
+ * described).
  * @module
  * @internal
  */
@@ -24,8 +27,20 @@ export interface FieldProfile {
 
 const maxValues = 64;
 
-function scalarType(field: FilterableField): FilterableField["type"] | undefined {
-  return field.type === "array" ? field.itemType : field.type;
+/** The scalar types of a field's values (a list's entries): one, or several (`entity.id`). */
+function scalarTypes(field: FilterableField): readonly (FilterableField["type"] | undefined)[] {
+  if (field.type === "array") return [field.itemType];
+  return field.types ?? [field.type];
+}
+
+/** What an item holds for a field: its property, or the value down a nested field's path (undefined if none). */
+function heldBy(item: object, field: FilterableField): unknown {
+  let value: unknown = item;
+  for (const name of field.path ?? [field.name]) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[name];
+  }
+  return value;
 }
 
 function fits(type: FilterableField["type"] | undefined, value: unknown): value is Scalar {
@@ -44,23 +59,23 @@ function standIns(type: FilterableField["type"] | undefined): Scalar[] {
 }
 
 export function profileField(field: FilterableField, items: readonly object[]): FieldProfile {
-  const type = scalarType(field);
+  const types = scalarTypes(field);
   const seen = new Set<Scalar>();
   for (const item of items) {
-    const raw = (item as Record<string, unknown>)[field.name];
+    const raw = heldBy(item, field);
     const entries = field.type === "array" ? (Array.isArray(raw) ? raw : []) : [raw];
     for (const entry of entries) {
       if (seen.size >= maxValues) break;
-      if (fits(type, entry)) seen.add(entry);
+      if (types.some((type) => fits(type, entry))) seen.add(entry as Scalar);
     }
   }
-  const values = seen.size > 0 ? [...seen] : standIns(type);
+  const values = seen.size > 0 ? [...seen] : types.flatMap(standIns);
   return {
     field,
     values,
-    numeric: field.type === "integer" || field.type === "number",
-    textual: field.type === "string" || (field.type === "array" && field.itemType === "string"),
-    orderable: field.type !== "array",
+    numeric: field.type !== "array" && types.some((type) => type === "integer" || type === "number"),
+    textual: types.includes("string"),
+    orderable: field.type !== "array" && types.length === 1,
   };
 }
 
@@ -69,9 +84,16 @@ export function heldValue(profile: FieldProfile): fc.Arbitrary<Scalar> {
   return fc.constantFrom(...profile.values);
 }
 
+/** A string the field holds (for `+neq`; on a field of several types only its strings), or a stand-in. */
+export function heldText(profile: FieldProfile): fc.Arbitrary<string> {
+  const texts = profile.values.filter((value): value is string => typeof value === "string");
+  return fc.constantFrom(...(texts.length > 0 ? texts : standIns("string").map(String)));
+}
+
 /** A number near the values held (one of them, or one off), for comparisons. */
 export function nearNumber(profile: FieldProfile): fc.Arbitrary<number> {
-  const numbers = profile.values.filter((value): value is number => typeof value === "number");
+  const held = profile.values.filter((value): value is number => typeof value === "number");
+  const numbers = held.length > 0 ? held : (standIns("integer") as number[]);
   return fc
     .tuple(fc.constantFrom(...numbers), fc.constantFrom(0, 0, 0, -1, 1))
     .map(([value, delta]) => value + delta);
