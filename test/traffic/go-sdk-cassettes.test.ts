@@ -72,7 +72,6 @@ describe("conform verify on the real service's Go SDK cassettes", () => {
   // Where the real service differs from specs/cloud-api-v4.yaml (README.md beside the cassettes says how).
   it.each([
     ["TestProfile_Get.yaml", "observed-scopes", "getProfile"],
-    ["TestAccountEvents_List.yaml", "observed-filter", "getEvents"],
     ["TestIPAddresses_List.yaml", "observed-filter", "getIPs"],
     ["TestNodeBalancerConfig_UDP.yaml", "body-matches-schema", "createNodeBalancerConfig"],
     ["TestIPAddress_Instance_Allocate.yaml", "observed-error-field", "allocateIP"],
