@@ -60,7 +60,12 @@ const finished = await runConformance(
         const headers: Record<string, string> = {};
         for (const [name, value] of Object.entries(request.headers))
           if (name !== "authorization" && !ignoredHeaders.has(name)) headers[name] = value;
-        sentBy.push({ method: request.method, path: url.pathname + url.search, headers, suiteId: event.suiteId });
+        sentBy.push({
+          method: request.method,
+          path: url.pathname + url.search,
+          headers,
+          suiteId: event.suiteId,
+        });
       },
     ],
   },
@@ -72,7 +77,7 @@ const output: ChildOutput = {
   clean: {
     durationMs: cleanMs,
     exitCode: finished.exitCode,
-    counts: finished.counts,
+    counts: { ...finished.counts },
     exchanges,
     wire,
     sentBy,
@@ -87,7 +92,9 @@ if (flags.includes("--faults")) {
     toolVersion: "bench",
     signal: new AbortController().signal,
     onRow: (row, done, total) =>
-      process.stderr.write(`bench: 7. fault matrix [${done}/${total}] ${row.caught ? "caught" : "ESCAPED"} ${row.id}\n`),
+      process.stderr.write(
+        `bench: 7. fault matrix [${done}/${total}] ${row.caught ? "caught" : "ESCAPED"} ${row.id}\n`,
+      ),
   });
   output.faults = {
     rows: matrix.rows.map((row) => ({
