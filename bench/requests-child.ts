@@ -3,7 +3,8 @@
  * clean run as `npm start` makes it (every suite against the embedded reference, seed 0), with every request the
  * run put on the wire seen through undici's `undici:request:create` diagnostics channel (the only place the
  * caller's identity is visible: recorded exchanges carry the token redacted) and every exchange event (which
- * suite sent it); then, with `--faults`, the fault matrix as `npm run faults` runs it. Writes what it saw as JSON.
+ * suite sent it); then, with `--faults`, the fault matrix as `npm run faults` runs it (`--faults=<ids>`: those
+ * faults only). Writes what it saw as JSON.
  * @module
  */
 import { createHash } from "node:crypto";
@@ -15,8 +16,15 @@ import { runConformance } from "../src/runner/run.ts";
 import { bundledSpecPath } from "../src/spec/bundled.ts";
 import type { ChildOutput, SentRequest } from "./requests.ts";
 
-const [outFile, ...flags] = process.argv.slice(2);
-if (!outFile) throw new Error("usage: node bench/requests-child.ts <out.json> [--faults]");
+const [outFile, faultsFlag] = process.argv.slice(2);
+if (!outFile) throw new Error("usage: node bench/requests-child.ts <out.json> [--faults[=<id>,<id>...]]");
+/** `--faults`: every fault; `--faults=a,b`: those; none: no fault matrix. */
+const faultIds = faultsFlag?.startsWith("--faults")
+  ? faultsFlag
+      .slice("--faults=".length)
+      .split(",")
+      .filter((id) => id !== "")
+  : undefined;
 
 /** Headers that name no resource and change no answer: left out of a request's identity. */
 const ignoredHeaders = new Set(["user-agent", "content-length", "host", "connection"]);
@@ -84,9 +92,10 @@ const output: ChildOutput = {
   },
 };
 
-if (flags.includes("--faults")) {
+if (faultIds) {
   const matrix = await runFaultMatrix({
     runId: "bench-requests-faults",
+    faults: faultIds,
     config: { ...runConfigDefaults, specPath: bundledSpecPath, seed: 1, concurrency: 4 },
     concurrency: 2,
     toolVersion: "bench",

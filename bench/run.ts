@@ -3,7 +3,8 @@
  * `bench/results/<date>.json` (method: BENCHMARKS.md). Sections:
  * 1. spec loading (bundled and a generated ~1 MB description), 2. client overhead (runner vs raw undici Pool),
  * 3. the reference server's throughput, 4. a fuzz campaign (when `conform fuzz filters` exists), 5. the full
- * default run. Every loop is bounded by a count and a time budget; only loopback is ever contacted.
+ * default run, 7. requests for the power (a full run's requests and duplicate GETs, the fault matrix's requests to
+ * detection). Every loop is bounded by a count and a time budget; only loopback is ever contacted.
  *
  * Options: `--quick` (few repetitions, nothing written: a smoke check), `--sections 1,2,5`, `--no-save`.
  * @module
@@ -21,6 +22,7 @@ import { machineInfo } from "./measure.ts";
 import { createPool } from "./raw-client.ts";
 import { benchReferenceServer } from "./reference-server.ts";
 import { type BenchResults, judgeGoals, renderReport, type SyntheticFigures } from "./report.ts";
+import { benchRequests } from "./requests.ts";
 import { startServerChild } from "./server-child.ts";
 import { benchSpecLoading } from "./spec-loading.ts";
 import { maxResponseRefDepth, writeSyntheticSpec } from "./synthetic-spec.ts";
@@ -29,7 +31,7 @@ import { seed } from "./workload.ts";
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    sections: { type: "string", default: "1,2,3,4,5" },
+    sections: { type: "string", default: "1,2,3,4,5,7" },
     save: { type: "boolean", default: true },
   },
   allowNegative: true,
@@ -53,6 +55,11 @@ const plan = quick
       server: { concurrencies: [1, 16], count: 2000, repMs: 300, warmupMs: 300, reps: 3, maxMs: 3000 },
       fuzz: { targetRequests: 3000, smallRuns: 10, maxRuns: 200, timeoutMs: 120_000, seed: 1 },
       fullRun: { reps: 1, maxMs: 60_000, timeoutMs: 120_000 },
+      // A few faults only: the sum to detection is judged on the whole matrix.
+      requests: {
+        faults: ["filter-neq-ignored", "pages-off-by-one", "content-type-wrong"],
+        timeoutMs: 300_000,
+      },
     }
   : {
       spec: { warmup: 2, reps: 5, maxMs: 20_000, coldRuns: 3 },
@@ -70,6 +77,7 @@ const plan = quick
       server: { concurrencies: [1, 16], count: 20_000, repMs: 1000, warmupMs: 1000, reps: 5, maxMs: 8000 },
       fuzz: { targetRequests: 50_000, smallRuns: 40, maxRuns: 5000, timeoutMs: 300_000, seed: 1 },
       fullRun: { reps: 3, maxMs: 90_000, timeoutMs: 120_000 },
+      requests: { faults: "all" as const, timeoutMs: 900_000 },
     };
 
 const started = performance.now();
@@ -144,6 +152,12 @@ if (sections.has(5)) {
   markLoad("section 5");
   progress("5. full default run");
   results = { ...results, fullRun: await benchFullRun(plan.fullRun) };
+}
+
+if (sections.has(7)) {
+  markLoad("section 7");
+  progress("7. requests for the power: a full run's requests, then the fault matrix");
+  results = { ...results, requests: await benchRequests(plan.requests) };
 }
 
 markLoad("end");

@@ -84,6 +84,7 @@ describe("judgeGoals", () => {
       [2, true],
       [4, null],
       [5, true],
+      [7, null],
     ]);
     expect(goals.find((goal) => goal.section === 4)?.measured).toContain("not yet available");
   });
