@@ -18,6 +18,7 @@ import {
 } from "./measure.ts";
 import { type RateLimitedRunResult, rateLimitedGoal, renderRateLimited } from "./rate-limited-run.ts";
 import type { ServerCell } from "./reference-server.ts";
+import { type RequestsResult, requestsBaseline, requestsGoal } from "./requests.ts";
 import type { SpecLoadingResult } from "./spec-loading.ts";
 
 export interface SyntheticFigures {
@@ -43,6 +44,7 @@ export interface BenchResults {
   readonly fuzz?: FuzzResult;
   readonly fullRun?: FullRunResult;
   readonly rateLimited?: RateLimitedRunResult;
+  readonly requests?: RequestsResult;
   readonly goals: readonly Goal[];
 }
 
@@ -129,6 +131,7 @@ export function judgeGoals(results: Partial): Goal[] {
       : { section: 5, goal: "the full default run under 30 s", measured: "not run", met: null },
   );
   goals.push(rateLimitedGoal(results.rateLimited));
+  goals.push(requestsGoal(results.requests));
   return goals;
 }
 
@@ -334,6 +337,7 @@ export function renderReport(results: BenchResults): string {
   out.push("");
 
   out.push(...renderRateLimited(results.rateLimited), "");
+  out.push(...renderRequests(results.requests), "");
 
   out.push("Goals");
   for (const goal of results.goals) {
@@ -352,4 +356,30 @@ function indent(text: string): string {
     .split("\n")
     .map((line) => `   ${line}`)
     .join("\n");
+}
+
+/** Section 7's lines. */
+function renderRequests(requests: RequestsResult | undefined): string[] {
+  const out = [
+    "7. Requests for the power (a full run as npm start makes it, and the fault matrix as npm run faults runs it)",
+  ];
+  if (!requests) return [...out, "   not run"];
+  const { clean, faults } = requests;
+  const base = requestsBaseline;
+  out.push(
+    `   full run: ${clean.requests} requests (${clean.wireRequests} on the wire with the preflight and the cleanup), ${clean.gets} GETs, ${clean.duplicateGets} sent again (${clean.duplicatedKinds} GETs sent more than once); cases ${JSON.stringify(clean.counts)}`,
+    faults
+      ? `   fault matrix${faults.whole ? "" : " (some faults only)"}: requests to detection summed over ${faults.detected} faults: ${faults.sumToDetection}; ${faults.caught}/${faults.total} caught; its clean run ${faults.cleanRequests} requests${faults.cleanPassed ? "" : ", FALSE ALARMS"}`
+      : "   fault matrix: not run",
+    `   before the cut (${base.commit}): ${base.requests} requests, ${base.duplicateGets} GETs sent again, ${base.sumToDetection} requests to detection over ${base.faults} faults`,
+    "   GETs sent most often (same path, query, headers and caller):",
+    indent(
+      renderTable(
+        ["times", "request", "sent by"],
+        clean.top.map((entry) => [String(entry.count), entry.request, entry.suites.join(", ")]),
+      ),
+    ),
+    ...requests.problems.map((problem) => `   INVALID: ${problem}`),
+  );
+  return out;
 }

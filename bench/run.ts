@@ -3,7 +3,9 @@
  * `bench/results/<date>.json` (method: BENCHMARKS.md). Sections:
  * 1. spec loading (bundled and a generated ~1 MB description), 2. client overhead (runner vs raw undici Pool),
  * 3. the reference server's throughput, 4. a fuzz campaign (when `conform fuzz filters` exists), 5. the full
- * default run, 6. a rate-limited run (the description's limits, windows shortened). Every loop is bounded by a count and a time budget; only loopback is ever contacted.
+ * default run, 6. a rate-limited run (the description's limits, windows shortened), 7. requests for the power (a full
+ * run's requests and duplicate GETs, the fault matrix's requests to detection). Every loop is bounded by a count and
+ * a time budget; only loopback is ever contacted.
  *
  * Options: `--quick` (few repetitions, nothing written: a smoke check), `--sections 1,2,5`, `--no-save`.
  * @module
@@ -22,6 +24,7 @@ import { benchRateLimitedRun } from "./rate-limited-run.ts";
 import { createPool } from "./raw-client.ts";
 import { benchReferenceServer } from "./reference-server.ts";
 import { type BenchResults, judgeGoals, renderReport, type SyntheticFigures } from "./report.ts";
+import { benchRequests } from "./requests.ts";
 import { startServerChild } from "./server-child.ts";
 import { benchSpecLoading } from "./spec-loading.ts";
 import { maxResponseRefDepth, writeSyntheticSpec } from "./synthetic-spec.ts";
@@ -30,7 +33,7 @@ import { seed } from "./workload.ts";
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    sections: { type: "string", default: "1,2,3,4,5" },
+    sections: { type: "string", default: "1,2,3,4,5,6,7" },
     save: { type: "boolean", default: true },
   },
   allowNegative: true,
@@ -55,6 +58,11 @@ const plan = quick
       fuzz: { targetRequests: 3000, smallRuns: 10, maxRuns: 200, timeoutMs: 120_000, seed: 1 },
       fullRun: { reps: 1, maxMs: 60_000, timeoutMs: 120_000 },
       rateLimited: { windowScale: 0.1, timeoutMs: 180_000 },
+      // A few faults only: the sum to detection is judged on the whole matrix.
+      requests: {
+        faults: ["filter-neq-ignored", "pages-off-by-one", "content-type-wrong"],
+        timeoutMs: 300_000,
+      },
     }
   : {
       spec: { warmup: 2, reps: 5, maxMs: 20_000, coldRuns: 3 },
@@ -74,6 +82,7 @@ const plan = quick
       fullRun: { reps: 3, maxMs: 90_000, timeoutMs: 120_000 },
       // Windows of 30 s (instance creation 15 s): Reset's whole seconds cost a pacer at most 1 s a window.
       rateLimited: { windowScale: 0.5, timeoutMs: 400_000 },
+      requests: { faults: "all" as const, timeoutMs: 900_000 },
     };
 
 const started = performance.now();
@@ -154,6 +163,11 @@ if (sections.has(6)) {
   markLoad("section 6");
   progress("6. rate-limited run");
   results = { ...results, rateLimited: await benchRateLimitedRun(plan.rateLimited) };
+}
+if (sections.has(7)) {
+  markLoad("section 7");
+  progress("7. requests for the power: a full run's requests, then the fault matrix");
+  results = { ...results, requests: await benchRequests(plan.requests) };
 }
 
 markLoad("end");

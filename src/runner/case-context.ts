@@ -16,6 +16,7 @@ import type { HttpClient, LiveResponse } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
 import { type RequestToCheck, requestConformance } from "./request-conformance.ts";
+import type { SharedReads } from "./shared-reads.ts";
 import type {
   ApiClient,
   CaseContext,
@@ -62,6 +63,8 @@ export interface CaseContextDeps {
   readonly ledger: CleanupLedger;
   readonly secrets: SecretValues;
   readonly shared: Map<string, unknown>;
+  /** The run's shared idempotent reads (`t.reuse`). */
+  readonly reads: SharedReads;
 }
 
 /**
@@ -204,6 +207,14 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     replay: deps.replay,
     signal: deps.signal,
     shared: deps.shared,
+    async reuse(key, read) {
+      const shared = await deps.reads.read(key, `${deps.suiteId}/${deps.caseId}`, read);
+      if (shared.reused)
+        recorder.logs.push(
+          deps.secrets.scrub(`${key}: the answer ${shared.readBy} read is reused (no request sent)`),
+        );
+      return shared.value;
+    },
     expect(name, condition, details = {}) {
       const outcome = condition
         ? passed

@@ -23,6 +23,7 @@ import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
+import { SharedReads } from "./shared-reads.ts";
 import { StrayErrors } from "./stray-errors.ts";
 import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
 
@@ -193,6 +194,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     groups,
     keptBodies: new KeptBodies(config.keptBodyBytes, config.keptReportBytes),
     strays: new StrayErrors(),
+    reads: new SharedReads(),
   };
   const totals = emptyCounts();
 

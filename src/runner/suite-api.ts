@@ -159,6 +159,15 @@ export interface CaseContext {
   reproduce(reproduction: Reproduction): void;
   /** Shares a value with later cases of the same suite. */
   readonly shared: Map<string, unknown>;
+  /**
+   * Sends an idempotent read once per run, whatever suites ask for it: the first case to ask sends `read()` (its
+   * exchange is judged there, once); a later case with the same `key` gets the same answer object without a
+   * request, and a log line naming the case that read it. A read that throws is not kept. `key` must say all the
+   * read depends on (operation, query, headers, who asks). Only for reads whose verdict does not depend on
+   * repeating them, such as a catalogue read to choose fixtures from; never for waits or polling, reads after a
+   * write, rate-limit or pagination walks, auth or scope checks, or anything judging the request itself.
+   */
+  reuse<T>(key: string, read: () => Promise<T>): Promise<T>;
   log(message: string): void;
 }
 

@@ -36,12 +36,16 @@ function configured(t: CaseContext, key: "region" | "type" | "image"): string | 
 /**
  * Every item of a catalogue list (one page of the largest size). A list that cannot be read fails the case's
  * assertion `<operationId> answers 200` and skips the rest of it, saying so: choosing from a catalogue that was
- * never read would skip with the wrong reason ("no region offers ...").
+ * never read would skip with the wrong reason ("no region offers ..."). The read is sent once per run
+ * (`t.reuse`): choosing a fixture judges nothing a second read would change, and every suite that chooses one
+ * would otherwise read the same page again.
  */
 async function catalogue<T>(t: CaseContext, operationId: string): Promise<readonly T[]> {
   // The catalogue is public: read it without a token, as any client of it would.
   const pageSize = conventionsOf(t.spec).pageSize.max;
-  const page = await call(t, operationId, { query: { page_size: pageSize }, token: null });
+  const page = await t.reuse(`${operationId}?page_size=${pageSize} without a token`, () =>
+    call(t, operationId, { query: { page_size: pageSize }, token: null }),
+  );
   const message = `${operationId} answered ${page.status}: the catalogue to choose fixtures from cannot be read`;
   if (!expectStatus(t, `${operationId} answers 200`, page, 200, message))
     return t.skip(`${operationId} answered ${page.status}: nothing to choose a fixture from`);

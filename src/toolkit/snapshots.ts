@@ -61,10 +61,12 @@ function logOnce(t: CaseContext, line: string): void {
 }
 
 /**
- * Reads an answer, then the unfiltered collection again, and judges the answer against both snapshots (the one
- * before it and the one after). A judge that says `undefined` (the collection changed meanwhile, so it cannot
- * tell) gets another try; after {@link attempts} the check passes with a log line. `state.before` becomes the
- * latest snapshot.
+ * Reads an answer and judges it against the latest snapshot as if the collection had not changed since: a pass
+ * needs no other read. Otherwise it reads the unfiltered collection again and judges the answer against both
+ * snapshots (the one before it and the one after). A judge that says `undefined` (the collection changed
+ * meanwhile, so it cannot tell) gets another try; after {@link attempts} the check passes with a log line.
+ * `state.before` becomes the latest snapshot. A judge must be monotone: a pass against `(before, before)` must
+ * stay a pass, or become `undefined`, against any `(before, after)`.
  *
  * When the answer or the collection has more pages than one walk reads, `partial` judges the pages read (logged
  * once per list: completeness not judged); without one the case is skipped, saying the judgement needs the whole
@@ -96,6 +98,11 @@ export async function judgeStably<T extends ListAnswer | readonly ListAnswer[]>(
     const answer = await read();
     if (isNoAnswer(answer)) return answer;
     if (state.complete === false || !allComplete(answer)) return judgePartly(answer);
+    // An answer that agrees with the snapshot before it, judged as if nothing changed since, passes without
+    // reading the collection again: the judges are monotone (what changes in between only loosens them: they
+    // judge the items both snapshots agree on, or cannot tell), so a fresh snapshot could not turn this pass
+    // into a failure. Anything else is judged against a fresh snapshot, as below.
+    if (judge(answer, before, before) === true) return true;
     const after = await snapshot(t, list);
     if (isNoAnswer(after)) return after;
     state.before = after.items;

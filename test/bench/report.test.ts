@@ -85,6 +85,7 @@ describe("judgeGoals", () => {
       [4, null],
       [5, true],
       [6, null],
+      [7, null],
     ]);
     expect(goals.find((goal) => goal.section === 4)?.measured).toContain("not yet available");
   });

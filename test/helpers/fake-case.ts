@@ -190,6 +190,8 @@ export function fakeCase(
       record.reproduction = reproduction;
     },
     shared: init.shared ?? new Map(),
+    // Every read is sent: a fake case stands alone (the run's memo is the engine's, tested on its own).
+    reuse: (_key, read) => read(),
     log: (message) => void record.logs.push(message),
   };
   return Object.assign(record, { t });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildUrl, type CaseContextDeps, createCaseContext } from "../../src/runner/case-context.ts";
 import type { HttpClient } from "../../src/runner/http-client.ts";
+import { SharedReads } from "../../src/runner/shared-reads.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
 import { specWith } from "../helpers/fake-case.ts";
 
@@ -79,5 +80,40 @@ describe("the clients' filter option", () => {
     const sent = await headersSent(renamed, "{raw");
     expect(sent).toMatchObject({ "x-item-filter": "{raw" });
     expect(sent).not.toHaveProperty("x-filter");
+  });
+});
+
+describe("t.reuse", () => {
+  it("the first case reads; a later one (another suite) gets the same answer, logged, without reading", async () => {
+    const reads = new SharedReads();
+    const secrets = { scrub: (text: string) => text };
+    const spec = await specWith();
+    const contextOf = (suiteId: string, caseId: string) => {
+      const recorder = {
+        onExchange: () => {},
+        assert: () => {},
+        lastExchange: undefined,
+        reproduction: undefined,
+        logs: [] as string[],
+      };
+      const target = { baseUrl: "https://127.0.0.1:1/v4", authUrl: "https://127.0.0.1:1" };
+      const deps = { suiteId, caseId, reads, secrets, target, spec } as unknown as CaseContextDeps;
+      return { t: createCaseContext(deps, recorder), logs: recorder.logs };
+    };
+    const answer = { status: 200 };
+    let sent = 0;
+    const read = async () => {
+      sent += 1;
+      return answer;
+    };
+    const first = contextOf("catalogue", "regions");
+    const second = contextOf("filters", "seed-data");
+    expect(await first.t.reuse("getRegions?page_size=500", read)).toBe(answer);
+    expect(await second.t.reuse("getRegions?page_size=500", read)).toBe(answer);
+    expect([sent, first.logs, second.logs]).toEqual([
+      1,
+      [],
+      ["getRegions?page_size=500: the answer catalogue/regions read is reused (no request sent)"],
+    ]);
   });
 });

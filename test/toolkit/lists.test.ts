@@ -274,6 +274,22 @@ describe("judgeStably", () => {
     expect(await judgeStably(t, list(), state, async () => answer(11), judgeCount)).toBe("counted 11");
   });
 
+  it("an answer that agrees with the snapshot before it passes without reading the collection again", async () => {
+    const { t, sent } = fake({ "/things": things(12) });
+    const state = { before: things(12) };
+    expect(await judgeStably(t, list(), state, async () => answer(12), judgeCount)).toBe(true);
+    expect(sent).toEqual([]);
+  });
+
+  it("an answer that disagrees with the snapshot before it is judged against a fresh one", async () => {
+    // The collection grew since the last snapshot: the answer is right for it now.
+    const { t, sent } = fake({ "/things": things(13) });
+    const state = { before: things(12) };
+    expect(await judgeStably(t, list(), state, async () => answer(13), judgeCount)).toBe(true);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(state.before).toHaveLength(13);
+  });
+
   it("tries again while the collection changes, then skips the value (never a pass) with a log line", async () => {
     const collection = things(12);
     const { t, logs } = fake({ "/things": collection }, { onRead: () => collection.push(...things(1, 100)) });
@@ -294,7 +310,8 @@ describe("judgeStably", () => {
       { "/things": collection },
       { onRead: () => writes-- > 0 && collection.push(...things(1, 100)) },
     );
-    const state = { before: things(12) };
+    // The answer disagrees with the snapshot before it, so the collection is read again (and changes once).
+    const state = { before: things(11) };
     expect(await judgeStably(t, list(), state, async () => answer(12), judgeCount)).toBe("counted 12");
   });
 
