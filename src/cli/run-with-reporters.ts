@@ -119,7 +119,7 @@ export async function runWithReporters(
  * was not written (the run goes on; its end writes the reports again).
  */
 export function snapshotLine(event: RunSnapshot, outputDir: string, written: SnapshotWritten): string {
-  const head = `conform: snapshot ${event.sequence} (${event.finished.exchanges} exchanges judged)`;
+  const head = `conform: snapshot ${event.sequence} (${event.finished.exchanges} ${event.finished.exchanges === 1 ? "exchange" : "exchanges"} judged)`;
   if (written.failures.length > 0) {
     const why = written.failures
       .map(

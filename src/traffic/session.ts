@@ -160,7 +160,7 @@ export class TrafficSession {
     if (source.unmatched > 0) {
       bus.emit({
         type: "warning",
-        message: `${source.id}: ${source.unmatched} exchanges matched no operation of the description (not judged): ${[...source.unmatchedSeen].join(", ")}`,
+        message: `${source.id}: ${exchangesText(source.unmatched)} matched no operation of the description (not judged): ${[...source.unmatchedSeen].join(", ")}`,
       });
     }
     this.#counts[end.case.status] += 1;
@@ -171,12 +171,12 @@ export class TrafficSession {
   /** A source's case and suite as they end now; changes nothing (a snapshot asks it too). */
   #endOf(source: Source): { readonly case: CaseFinished; readonly suite: SuiteFinished } {
     const { tally } = source;
-    const logs: string[] = [`${source.exchanges} exchanges`];
+    const logs: string[] = [exchangesText(source.exchanges)];
     if (source.unmatched > 0) {
       const listed = [...source.unmatchedSeen];
       const more = source.unmatched > listed.length ? ` (first ${listed.length} distinct listed)` : "";
       logs.push(
-        `${source.unmatched} exchanges matched no operation of the description${more}: ${listed.join(", ")}`,
+        `${exchangesText(source.unmatched)} matched no operation of the description${more}: ${listed.join(", ")}`,
       );
     }
     const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
@@ -276,4 +276,9 @@ export class TrafficSession {
       groups: this.#groups.summary(),
     };
   }
+}
+
+/** "1 exchange", "3 exchanges". */
+function exchangesText(count: number): string {
+  return `${count} ${count === 1 ? "exchange" : "exchanges"}`;
 }
