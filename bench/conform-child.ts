@@ -4,13 +4,13 @@
  * own maxRSS and CPU time, its JSON report and its stderr. Bounded by a timeout (the child is killed after it).
  * @module
  */
-import { spawn } from "node:child_process";
+
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runBoundedChild } from "./bounded-child.ts";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
 const preload = fileURLToPath(new URL("./rusage-preload.ts", import.meta.url));
 
 export interface MemorySample {
@@ -52,36 +52,16 @@ export async function runConform(
   const reportDir = join(work, "reports");
   try {
     const started = performance.now();
-    let stderr = "";
-    let timedOut = false;
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(
-        process.execPath,
-        ["--import", preload, "bin/conform.js", ...args, "--reporter", "json", "--report-dir", reportDir],
-        {
-          cwd: root,
-          stdio: ["ignore", "ignore", "pipe"],
-          env: {
-            ...process.env,
-            CONFORM_BENCH_RUSAGE_FILE: usageFile,
-            CONFORM_BENCH_SAMPLE_MS: String(options.sampleMs ?? 0),
-            NO_COLOR: "1",
-          },
+    const { exitCode, timedOut, stderr } = await runBoundedChild(
+      ["--import", preload, "bin/conform.js", ...args, "--reporter", "json", "--report-dir", reportDir],
+      {
+        timeoutMs: options.timeoutMs,
+        env: {
+          CONFORM_BENCH_RUSAGE_FILE: usageFile,
+          CONFORM_BENCH_SAMPLE_MS: String(options.sampleMs ?? 0),
         },
-      );
-      child.stderr.on("data", (chunk: Buffer) => {
-        if (stderr.length < 65_536) stderr += chunk.toString();
-      });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill("SIGKILL");
-      }, options.timeoutMs);
-      child.once("error", reject);
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+      },
+    );
     const wallMs = performance.now() - started;
     const usage = existsSync(usageFile)
       ? (JSON.parse(readFileSync(usageFile, "utf8")) as {

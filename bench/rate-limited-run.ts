@@ -17,16 +17,16 @@
  * Provoked 429s are answers 429 in suites other than `rate-limits`, whose drive provokes them on purpose.
  * @module
  */
-import { spawn } from "node:child_process";
+
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runBoundedChild } from "./bounded-child.ts";
 import { formatMs, renderTable } from "./measure.ts";
 import type { RateLimitedRunRecord, WireAnswer } from "./rate-limited-child.ts";
 import { startServerChild } from "./server-child.ts";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
 const childFile = fileURLToPath(new URL("./rate-limited-child.ts", import.meta.url));
 
 /** The suite whose own 429s are deliberate. */
@@ -147,37 +147,18 @@ export async function benchRateLimitedRun(options: {
     const caFile = join(work, "ca.pem");
     writeFileSync(caFile, server.certificatePem);
     const out = join(work, "run.json");
-    let stderr = "";
-    let timedOut = false;
-    await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [childFile], {
-        cwd: root,
-        stdio: ["ignore", "ignore", "pipe"],
-        env: {
-          ...process.env,
-          CONFORM_TOKEN: server.token,
-          CONFORM_BENCH_RUN: JSON.stringify({
-            baseUrl: server.baseUrl,
-            authUrl: new URL(server.baseUrl).origin,
-            caFile,
-            login: server.login,
-            out,
-          }),
-          NO_COLOR: "1",
-        },
-      });
-      child.stderr.on("data", (chunk: Buffer) => {
-        if (stderr.length < 65_536) stderr += chunk.toString();
-      });
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill("SIGKILL");
-      }, options.timeoutMs);
-      child.once("error", reject);
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
+    const { timedOut, stderr } = await runBoundedChild([childFile], {
+      timeoutMs: options.timeoutMs,
+      env: {
+        CONFORM_TOKEN: server.token,
+        CONFORM_BENCH_RUN: JSON.stringify({
+          baseUrl: server.baseUrl,
+          authUrl: new URL(server.baseUrl).origin,
+          caFile,
+          login: server.login,
+          out,
+        }),
+      },
     });
     const record = existsSync(out)
       ? (JSON.parse(readFileSync(out, "utf8")) as RateLimitedRunRecord)

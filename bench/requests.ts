@@ -9,13 +9,13 @@
  * events, matched on everything but the caller.
  * @module
  */
-import { spawn } from "node:child_process";
+
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runBoundedChild } from "./bounded-child.ts";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
 const child = fileURLToPath(new URL("./requests-child.ts", import.meta.url));
 
 /** One request as it went on the wire. */
@@ -202,23 +202,10 @@ export async function benchRequests(options: {
   const work = mkdtempSync(join(tmpdir(), "conform-bench-requests-"));
   const outFile = join(work, "requests.json");
   try {
-    const exitCode = await new Promise<number | null>((resolve, reject) => {
-      const running = spawn(
-        process.execPath,
-        [child, outFile, options.faults === "all" ? "--faults" : `--faults=${options.faults.join(",")}`],
-        {
-          cwd: root,
-          stdio: ["ignore", "ignore", "inherit"],
-          env: { ...process.env, NO_COLOR: "1" },
-        },
-      );
-      const timer = setTimeout(() => running.kill("SIGKILL"), options.timeoutMs);
-      running.once("error", reject);
-      running.once("exit", (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+    const { exitCode } = await runBoundedChild(
+      [child, outFile, options.faults === "all" ? "--faults" : `--faults=${options.faults.join(",")}`],
+      { timeoutMs: options.timeoutMs, stderr: "inherit" },
+    );
     if (exitCode !== 0) throw new Error(`bench/requests-child.ts exited ${exitCode}`);
     return requestsResult(JSON.parse(readFileSync(outFile, "utf8")) as ChildOutput, options.faults === "all");
   } finally {
