@@ -37,6 +37,8 @@ export interface RateLimitedRunRecord {
   readonly wallMs: number;
   readonly exitCode: number;
   readonly counts: Readonly<Record<string, number>>;
+  /** Each skipped case and its reason, so the counts say what was not run against this target. */
+  readonly skipped?: readonly string[];
   readonly answers: readonly WireAnswer[];
   /** 429 answers per suite, as the run's exchange events show them. */
   readonly rateLimitedBySuite: Readonly<Record<string, number>>;
@@ -116,6 +118,7 @@ async function main(): Promise<void> {
   });
   const rateLimitedBySuite: Record<string, number> = {};
   let exchanges = 0;
+  const skipped: string[] = [];
   const started = performance.now();
   let record: RateLimitedRunRecord;
   try {
@@ -128,7 +131,8 @@ async function main(): Promise<void> {
         caFile: input.caFile,
         allowWrites: true,
         reporters: [],
-        suiteOptions: { login: input.login },
+        // The reference server in its child is a loopback target: its balancers are reached on their stand-ins.
+        suiteOptions: { login: input.login, dataPlane: true },
       },
       {
         runId: "bench-rate-limited",
@@ -136,6 +140,8 @@ async function main(): Promise<void> {
         signal: new AbortController().signal,
         listeners: [
           (event) => {
+            if (event.type === "case-finished" && event.status === "skipped")
+              skipped.push(`${event.suiteId}/${event.caseId}: ${event.skipReason ?? "no reason given"}`);
             if (event.type !== "exchange") return;
             exchanges += 1;
             if (event.exchange.response?.status === 429)
@@ -148,6 +154,7 @@ async function main(): Promise<void> {
       wallMs: performance.now() - started,
       exitCode: finished.exitCode,
       counts: finished.counts as unknown as Record<string, number>,
+      skipped,
       answers,
       rateLimitedBySuite,
       exchanges,

@@ -133,6 +133,8 @@ export interface RateLimitedRunResult {
   readonly requests: number;
   readonly exitCode: number;
   readonly counts: Readonly<Record<string, number>>;
+  /** Each skipped case with its reason (`suite/case: reason`). */
+  readonly skipped: readonly string[];
   /** The run did not finish, or the toolkit failed: the figures do not describe a run. */
   readonly problems: readonly string[];
 }
@@ -186,6 +188,7 @@ export async function benchRateLimitedRun(options: {
       requests: record?.answers.length ?? 0,
       exitCode: record?.exitCode ?? -1,
       counts: record?.counts ?? {},
+      skipped: record?.skipped ?? [],
       problems,
     };
   } finally {
@@ -255,6 +258,7 @@ export function renderRateLimited(result: RateLimitedRunResult | undefined): str
     `   ${result.command}`,
     `   wall ${formatMs(result.wallMs)}, lower bound ${formatMs(result.bound.boundMs)} (${result.bound.binding ? `${result.bound.binding.caller}, limit ${result.bound.binding.limit}` : "no class needed a second window"}), bound/wall ${result.ratio.toFixed(2)}; ${result.requests} requests; 429s ${suites || "none"} (provoked outside ${rateLimitSuiteId}: ${result.provoked429}); exit ${result.exitCode}, cases ${JSON.stringify(result.counts)}`,
     ...table.split("\n").map((line) => `   ${line}`),
+    ...(result.skipped.length > 0 ? [`   skipped against this target: ${result.skipped.join("; ")}`] : []),
     ...(rest.length > 0
       ? [
           `   and ${rest.length} more classes (${rest.reduce((sum, one) => sum + one.requests, 0)} requests, tokens minted by suites), none needing a second window`,

@@ -108,6 +108,7 @@ describe("rateLimitedGoal", () => {
       requests: 20,
       exitCode: 0,
       counts: {},
+      skipped: [],
       problems,
     };
   };
