@@ -135,6 +135,7 @@ export class HttpClient {
   readonly #agent: Dispatcher;
   readonly #options: ClientOptions;
   readonly #clock: PacerClock;
+  readonly #deadlines: ReadDeadlines;
   #nextId = 1;
   /** 429 answers retried, and 429 answers seen, for the report. */
   retries = 0;
@@ -143,6 +144,7 @@ export class HttpClient {
   constructor(options: ClientOptions) {
     this.#options = options;
     this.#clock = options.clock ?? realPacerClock;
+    this.#deadlines = new ReadDeadlines(options.requestDeadlineMs);
     this.#agent = new Agent({
       connections: options.connections,
       connectTimeout: options.timeoutMs,
@@ -154,6 +156,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.#deadlines.stop();
     await this.#agent.close();
   }
 
@@ -325,7 +328,7 @@ export class HttpClient {
   /**
    * Reads a body within the client's bounds: at most `maxResponseBytes` as received and as decoded (a gzip bomb is
    * stopped by its decoded size), and no later than `requestDeadlineMs` after the headers came (undici's body
-   * timeout is per chunk: a byte every few seconds never trips it). Beyond a bound the body is destroyed, nothing
+   * timeout is per chunk: a byte every few seconds never trips it; `ReadDeadlines` stops it within a tenth more). Beyond a bound the body is destroyed, nothing
    * more is read and the exchange fails (BoundHit: RESPONSE_TOO_LARGE or REQUEST_DEADLINE).
    */
   private async readBody(
@@ -335,13 +338,13 @@ export class HttpClient {
     const cap = this.#options.maxResponseBytes;
     const deadlineMs = this.#options.requestDeadlineMs;
     let hit: BoundHit | undefined;
-    const timer = setTimeout(() => {
+    const read = this.#deadlines.start(performance.now() + deadlineMs, () => {
       hit = new BoundHit(
         "REQUEST_DEADLINE",
         `the answer (${headers["content-type"] ?? "no content type"}) did not end within ${deadlineMs} ms of its headers (--request-deadline); reading stopped`,
       );
       body.destroy(hit);
-    }, deadlineMs);
+    });
     try {
       let raw: Buffer;
       const declared = headers["content-length"];
@@ -368,7 +371,60 @@ export class HttpClient {
     } catch (error) {
       throw hit ?? error;
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.end(read);
+    }
+  }
+}
+
+interface Read {
+  /** `performance.now()` past which the read is stopped. */
+  readonly at: number;
+  readonly expire: () => void;
+}
+
+/**
+ * The deadlines of the bodies being read, swept by one timer: a timer per request cost every request a Timeout
+ * and two updates of Node's timer lists. A read is stopped within a tenth of the deadline (10 ms to 1 s) after it
+ * passed. The timer is unref'd (a read in flight holds its socket anyway) and stops once a sweep finds no read.
+ */
+class ReadDeadlines {
+  readonly #reads = new Set<Read>();
+  readonly #periodMs: number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(deadlineMs: number) {
+    this.#periodMs = Math.min(1000, Math.max(10, Math.floor(deadlineMs / 10)));
+  }
+
+  start(at: number, expire: () => void): Read {
+    const read: Read = { at, expire };
+    this.#reads.add(read);
+    if (this.#timer === undefined) {
+      this.#timer = setInterval(() => this.#sweep(), this.#periodMs);
+      this.#timer.unref();
+    }
+    return read;
+  }
+
+  end(read: Read): void {
+    this.#reads.delete(read);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #sweep(): void {
+    if (this.#reads.size === 0) {
+      this.stop();
+      return;
+    }
+    const now = performance.now();
+    for (const read of this.#reads) {
+      if (read.at > now) continue;
+      this.#reads.delete(read);
+      read.expire();
     }
   }
 }
