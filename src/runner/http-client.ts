@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
+import { BoundedMemo } from "../core/bounded-memo.ts";
 import { WaitTooLongError } from "../core/errors.ts";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
@@ -231,18 +232,23 @@ export class HttpClient {
     try {
       // An interrupted run sends nothing more...
       outgoing.signal?.throwIfAborted();
-      const answer = await request(outgoing.url, {
+      const options = {
         method: outgoing.method as Dispatcher.HttpMethod,
         headers: outgoing.headers,
         body: outgoing.body,
-        dispatcher: this.#agent,
         // ...but lets a write in flight finish (within the timeout): cancelled, what it created would be unknown
         // to the cleanup ledger and left behind.
         signal:
           outgoing.signal && safeMethods.has(outgoing.method.toUpperCase())
             ? abortRelayOf(outgoing.signal)
             : undefined,
-      });
+      };
+      // The agent is asked directly with the URL's origin and path, remembered per URL (undici's `request(url)`
+      // parses it on every call); a URL undici would refuse goes through `request` for undici's own error.
+      const target = dispatchTargets.get(outgoing.url, dispatchTargetOf);
+      const answer = target
+        ? await this.#agent.request({ ...options, origin: target.origin, path: target.path })
+        : await request(outgoing.url, { ...options, dispatcher: this.#agent });
       headersMs = performance.now() - started;
       const { live: headers, recorded: recordedHeaders } = answerHeaders(
         answer.headers,
@@ -477,6 +483,25 @@ function decodedBody(raw: Buffer, headers: Readonly<Record<string, string>>, cap
 
 function seconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+/** Where undici sends a URL: its origin and its path with the query, as undici's `request(url)` derives them. */
+interface DispatchTarget {
+  readonly origin: string;
+  readonly path: string;
+}
+
+/** By URL: a run sends the same URLs again and again; bounded, so a campaign of distinct URLs cannot grow it. */
+const dispatchTargets = new BoundedMemo<string, DispatchTarget | undefined>(4096);
+
+/** Undefined for a URL undici would refuse (not absolute, not http or https): `request` then says why. */
+function dispatchTargetOf(url: string): DispatchTarget | undefined {
+  const parsed = URL.parse(url);
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) return undefined;
+  return {
+    origin: parsed.origin,
+    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
+  };
 }
 
 /** Who a request counts against at the target: a digest of its Authorization (never the token itself), or none. */
