@@ -172,7 +172,10 @@ export class HttpClient {
     const operationId = this.#options.matchOperation(outgoing.method, outgoing.url);
     // Targets limit per token (or per address without one) and per kind of endpoint: a window one token spent
     // must not hold another token's requests.
-    const key = `${operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`}\u0000${callerOf(outgoing)}`;
+    const key =
+      operationId === undefined
+        ? `${outgoing.method} ${new URL(outgoing.url).pathname}\u0000${callerOf(outgoing)}`
+        : pacingKeyOf(operationId, callerOf(outgoing));
     for (let attempt = 0; ; attempt += 1) {
       const pacing = outgoing.pace !== false;
       const paced = pacing ? this.#options.pacer.acquire(key, outgoing.signal) : undefined;
@@ -502,6 +505,23 @@ function dispatchTargetOf(url: string): DispatchTarget | undefined {
     origin: parsed.origin,
     path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
   };
+}
+
+/**
+ * `<operation>\u0000<caller>`, the same string each time for the same pair: the pacer looks it up three times per
+ * request, and a string built anew would be hashed anew each time.
+ */
+const pacingKeys = new Map<string, BoundedMemo<string, string>>();
+
+function pacingKeyOf(operationId: string, caller: string): string {
+  let byOperation = pacingKeys.get(caller);
+  if (!byOperation) {
+    // Callers are a run's few tokens (their digests are bounded the same way).
+    if (pacingKeys.size >= 256) pacingKeys.clear();
+    byOperation = new BoundedMemo(4096);
+    pacingKeys.set(caller, byOperation);
+  }
+  return byOperation.get(operationId, (id) => `${id}\u0000${caller}`);
 }
 
 /** Who a request counts against at the target: a digest of its Authorization (never the token itself), or none. */
