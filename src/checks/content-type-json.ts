@@ -5,9 +5,9 @@
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
+import type { ResponseInfo } from "../spec/types.ts";
 import { isJsonMediaType, parseMediaType } from "./_internals/http-values.ts";
 import { documentedResponse, isHead } from "./_internals/spec-lookup.ts";
-import type { ResponseInfo } from "../spec/types.ts";
 import type { CheckDefinition } from "./types.ts";
 
 export const contentTypeJson: CheckDefinition = {

@@ -98,7 +98,9 @@ describe("judgeGoals", () => {
       fullRun: fullRun(31_000),
     });
     expect(goals.filter((goal) => goal.met === false).map((goal) => goal.section)).toEqual([1, 2, 2, 5]);
-    expect(goals.find((goal) => goal.goal.includes("(a)/(c)"))?.measured).toMatch(/^1\.30 \(500 µs vs 140 µs/);
+    expect(goals.find((goal) => goal.goal.includes("(a)/(c)"))?.measured).toMatch(
+      /^1\.30 \(500 µs vs 140 µs/,
+    );
   });
 
   it("judges the fuzz campaign's memory from its growth, and not at all when it fell short of its requests", () => {

@@ -350,7 +350,8 @@ describe("validators: rules on small documents", () => {
     const [first, again, other] = [file(3), file(3), file(5)];
     const shared = async (path: string) =>
       defined((await loadSpec(path, { shareCompiled: true })).validators.response("getThing", 200));
-    const fresh = async (path: string) => defined((await loadSpec(path)).validators.response("getThing", 200));
+    const fresh = async (path: string) =>
+      defined((await loadSpec(path)).validators.response("getThing", 200));
     // Two files with the same content: one compiled validator.
     expect(await shared(first)).toBe(await shared(again));
     // Another content, or a load that does not share: its own, judging by its own schema.
