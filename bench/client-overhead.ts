@@ -79,6 +79,11 @@ export interface ClientOverheadResult {
   /** (b)/(a) client CPU per request: the share of the raw client's CPU cost the runner adds on top, inverted. */
   readonly cpuRatio: Summary;
   /**
+   * (a)/(c) client CPU per request, per repetition: what the runner spends per request against a raw client that
+   * parses and validates the same body (the goal: at most `cpuGoal` in report.ts).
+   */
+  readonly cpuVsValidating: Summary;
+  /**
    * The cores (a) would keep busy at 0.8 of (b)'s rate with its measured client and server CPU per request, per
    * repetition: above the machine's core count, the goal cannot be met on this machine whatever the scheduling.
    */
@@ -354,6 +359,11 @@ export async function benchClientOverhead(
       ),
       cpuRatio: summarize(
         runner.map((sample, index) => raw[index]!.clientCpuUsPerRequest / sample.clientCpuUsPerRequest),
+      ),
+      cpuVsValidating: summarize(
+        runner.map(
+          (sample, index) => sample.clientCpuUsPerRequest / validating[index]!.clientCpuUsPerRequest,
+        ),
       ),
       checks: {
         passed: last?.passedChecks ?? 0,

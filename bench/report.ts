@@ -59,6 +59,9 @@ export interface Goal {
 
 type Partial = Omit<BenchResults, "goals">;
 
+/** Issue 22: the runner's client CPU per request at most this many times lane (c)'s, a raw client that validates. */
+export const cpuGoal = 1.25;
+
 export function judgeGoals(results: Partial): Goal[] {
   const goals: Goal[] = [];
   const synthetic = results.specLoading?.find((result) => result.name === "synthetic");
@@ -92,6 +95,19 @@ export function judgeGoals(results: Partial): Goal[] {
           met: overhead.valid ? overhead.ratio.median >= 0.8 : null,
         }
       : { section: 2, goal: "(a)/(b) >= 0.8", measured: "not run", met: null },
+  );
+  const cpuGoalText = `runner client CPU per request at most ${cpuGoal}x lane (c)'s (parse and validate), (a)/(c) <= ${cpuGoal}`;
+  goals.push(
+    overhead
+      ? {
+          section: 2,
+          goal: cpuGoalText,
+          measured: overhead.valid
+            ? `${overhead.cpuVsValidating.median.toFixed(2)} (${overhead.runner.cpuUsPerRequest.median.toFixed(0)} µs vs ${overhead.validating.cpuUsPerRequest.median.toFixed(0)} µs per request, medians; per repetition ${overhead.cpuVsValidating.min.toFixed(2)}-${overhead.cpuVsValidating.max.toFixed(2)})`
+            : `invalid measurement: ${overhead.problems.join("; ")}`,
+          met: overhead.valid ? overhead.cpuVsValidating.median <= cpuGoal : null,
+        }
+      : { section: 2, goal: cpuGoalText, measured: "not run", met: null },
   );
 
   const fuzz = results.fuzz;
@@ -236,6 +252,13 @@ export function renderReport(results: BenchResults): string {
               "(a)/(b)",
               formatSummary(overhead.ratio, (value) => value.toFixed(2)),
               `(b)/(a) ${formatSummary(overhead.cpuRatio, (value) => value.toFixed(2))}`,
+              "",
+              "",
+            ],
+            [
+              `(a)/(c) client CPU per request (goal <= ${cpuGoal})`,
+              "",
+              formatSummary(overhead.cpuVsValidating, (value) => value.toFixed(2)),
               "",
               "",
             ],

@@ -5,6 +5,7 @@
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
+import type { ResponseInfo } from "../spec/types.ts";
 import { isJsonMediaType, parseMediaType } from "./_internals/http-values.ts";
 import { documentedResponse, isHead } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
@@ -17,7 +18,7 @@ export const contentTypeJson: CheckDefinition = {
     // A HEAD answer has no content; its Content-Type describes the GET representation (RFC 9110 §9.3.2).
     if (isHead(exchange)) return skipped("HEAD responses carry no body (RFC 9110 §9.3.2)");
     const documented = operation && documentedResponse(operation, response.status);
-    const documentedJson = documented?.contentTypes.filter(isJsonMediaType) ?? [];
+    const documentedJson = documented ? jsonTypesOf(documented).types : noTypes;
     if (documented && documented.contentTypes.length > 0 && documentedJson.length === 0) {
       // The spec documents another media type here (e.g. the login server's text/html form): JSON is not expected.
       return skipped(
@@ -36,10 +37,7 @@ export const contentTypeJson: CheckDefinition = {
     // Content-Type describes content; there is none to describe (RFC 9110 §8.3).
     if (response.bytes === 0 && response.text === "") return skipped("the response has no body");
 
-    const expected = [
-      "application/json",
-      ...documentedJson.map((type) => parseMediaType(type)?.essence ?? type),
-    ];
+    const expected = documented ? jsonTypesOf(documented).expected : justJson;
     const header = response.headers["content-type"];
     if (header === undefined) {
       return failed(`the response has a ${response.bytes}-byte body but no Content-Type`, {
@@ -73,6 +71,34 @@ export const contentTypeJson: CheckDefinition = {
     return passed;
   },
 };
+
+const noTypes: readonly string[] = [];
+const justJson: readonly string[] = ["application/json"];
+
+/**
+ * A documented response's JSON media types, and the essences an answer to it may be labelled with: read once per
+ * response of the description (they live as long as it does), asked of every answer.
+ */
+const jsonTypesByResponse = new WeakMap<
+  ResponseInfo,
+  { readonly types: readonly string[]; readonly expected: readonly string[] }
+>();
+
+function jsonTypesOf(documented: ResponseInfo): {
+  readonly types: readonly string[];
+  readonly expected: readonly string[];
+} {
+  let known = jsonTypesByResponse.get(documented);
+  if (!known) {
+    const types = documented.contentTypes.filter(isJsonMediaType);
+    known = {
+      types,
+      expected: ["application/json", ...types.map((type) => parseMediaType(type)?.essence ?? type)],
+    };
+    jsonTypesByResponse.set(documented, known);
+  }
+  return known;
+}
 
 function parsesAsJson(text: string): boolean {
   try {

@@ -6,7 +6,7 @@
  * Extra properties are tolerated: the real service adds fields beyond the documented ones.
  * @module
  */
-import { failed, passed, skipped } from "../core/result.ts";
+import { type CheckOutcome, failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf, describedErrorEnvelope, type ErrorEnvelope } from "../spec/conventions.ts";
 import { isJsonMediaType } from "./_internals/http-values.ts";
 import { documentedResponse, isHead } from "./_internals/spec-lookup.ts";
@@ -18,7 +18,7 @@ export const errorBodyShape: CheckDefinition = {
   check({ spec, operation }, exchange) {
     const { response } = exchange;
     // Only 4xx and 5xx answers carry the error envelope (cloud-api-v4 "Status codes"); a 3xx is a redirect.
-    if (response.status < 400) return skipped(`status ${response.status} is not an error response`);
+    if (response.status < 400) return notAnError(response.status);
     // A HEAD answer has no content (RFC 9110 §9.3.2).
     if (isHead(exchange)) return skipped("HEAD responses carry no body (RFC 9110 §9.3.2)");
     // A body cut at the client's cap would fail for the cut, not for the target.
@@ -46,6 +46,19 @@ export const errorBodyShape: CheckDefinition = {
     return failed(`${problems[0]}${more}`, { expected, actual: problems });
   },
 };
+
+/** The skip of an answer below 400, one frozen value per status (most answers of a run are 2xx: no copy each). */
+const notAnErrorSkips: CheckOutcome[] = [];
+
+function notAnError(status: number): CheckOutcome {
+  if (!Number.isInteger(status) || status < 0) return skipped(`status ${status} is not an error response`);
+  let outcome = notAnErrorSkips[status];
+  if (!outcome) {
+    outcome = Object.freeze(skipped(`status ${status} is not an error response`));
+    notAnErrorSkips[status] = outcome;
+  }
+  return outcome;
+}
 
 /** `{errors: [{reason, field?}]}` in the description's names. */
 function shapeOf(envelope: ErrorEnvelope): string {

@@ -48,6 +48,23 @@ export function isSecretParameter(key: string): boolean {
 const secretKeyNames = new BoundedMemo<string, boolean>(4096);
 
 /**
+ * Which (length, first letter) pairs a secret key can have, case-insensitively: a list page has hundreds of keys
+ * and nearly none has a secret key's length and initial, so most are ruled out without a lookup. Index:
+ * `length * 32 + (first char code & 31)` (ASCII letters of either case share the low 5 bits).
+ */
+const maxSecretKeyLength = Math.max(...[...secretKeys].map((key) => key.length));
+const secretKeyShapes = new Uint8Array((maxSecretKeyLength + 1) * 32);
+for (const key of secretKeys) secretKeyShapes[key.length * 32 + (key.charCodeAt(0) & 31)] = 1;
+
+/** Whether a body's key is secret: most are ruled out by their shape, the rest looked up (remembered). */
+function isSecretBodyKey(key: string): boolean {
+  const length = key.length;
+  if (length > maxSecretKeyLength || secretKeyShapes[length * 32 + (key.charCodeAt(0) & 31)] === 0)
+    return false;
+  return secretKeyNames.get(key, isSecretKey);
+}
+
+/**
  * Answers nested deeper than this are recorded as text, not as parsed JSON: every later walk of a recorded value
  * (reporters serialising it, JSON.stringify among them) recurses, and a few thousand levels overflow the stack.
  * No answer of this API nests beyond a dozen.
@@ -90,7 +107,7 @@ export function scanJson(value: unknown, maxDepth = maxRecordedDepth): JsonScan 
     const record = item as Record<string, unknown>;
     // for-in: parsed JSON is plain objects, and this walk is on the hot path (Object.entries allocates).
     for (const key in record) {
-      if (!secretKeys && secretKeyNames.get(key, isSecretKey)) secretKeys = true;
+      if (!secretKeys && isSecretBodyKey(key)) secretKeys = true;
       const entry = record[key];
       if (typeof entry === "object" && entry !== null) {
         values.push(entry);

@@ -129,6 +129,8 @@ function makeClient(
 ): ApiClient {
   // The description's filter header (`X-Filter` as described), named lower-case as every header set here.
   const filterHeader = conventionsOf(deps.spec).filterHeader.toLowerCase();
+  // One observer for every request of the client (not a closure per request).
+  const observe = (exchange: Exchange) => recorder.onExchange(exchange);
   const request = (method: string, path: string, options: RequestOptions = {}): Promise<LiveResponse> => {
     const headers: Record<string, string> = { accept: "application/json", ...options.headers };
     const token = options.token === undefined ? defaultToken : options.token;
@@ -175,7 +177,7 @@ function makeClient(
         // The same shape for every request (undefined on the valid ones): no spread on the request's path.
         breaks: options.breaks,
       },
-      (exchange) => recorder.onExchange(exchange),
+      observe,
     );
   };
   return clientOf(request);

@@ -58,7 +58,10 @@ interface KeptFailure {
 export class CaseTally {
   readonly #failed: KeptFailure[] = [];
   readonly #byGroup = new Map<string, KeptFailure>();
-  readonly #skips = new Map<string, CheckResult>();
+  /** Each distinct skip once, by check id and reason... */
+  readonly #skips = new Map<string, Map<string, CheckResult>>();
+  /** ...and in the order they came. */
+  readonly #skipsInOrder: CheckResult[] = [];
   readonly #kept = new Map<number, Exchange>();
   readonly #secrets: SecretValues;
   readonly #grouping: TallyGrouping;
@@ -88,8 +91,18 @@ export class CaseTally {
       return result;
     }
     if (outcome.status === "skipped") {
-      const key = `${result.checkId}\u0000${outcome.reason}`;
-      if (!this.#skips.has(key)) this.#skips.set(key, { ...result, exchangeId: undefined });
+      // By check, then reason: a check skipping every exchange for the same reason (an error check on a 2xx)
+      // costs two lookups of strings it already has, no key built per exchange.
+      let reasons = this.#skips.get(result.checkId);
+      if (!reasons) {
+        reasons = new Map();
+        this.#skips.set(result.checkId, reasons);
+      }
+      if (!reasons.has(outcome.reason)) {
+        const kept = { ...result, exchangeId: undefined };
+        reasons.set(outcome.reason, kept);
+        this.#skipsInOrder.push(kept);
+      }
       return result;
     }
     const scrubbed = scrubResult(result, this.#secrets);
@@ -127,7 +140,7 @@ export class CaseTally {
   /** Failed results (one per group, with the count of its repeats in the case), then each distinct skip once. */
   get notable(): CheckResult[] {
     const failures = this.#failed.map(({ result, count }) => (count > 1 ? { ...result, count } : result));
-    return [...failures, ...this.#skips.values()];
+    return [...failures, ...this.#skipsInOrder];
   }
 
   /** The exchanges kept for failed results (the first few of each group over the run). */

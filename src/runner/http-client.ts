@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
+import { BoundedMemo } from "../core/bounded-memo.ts";
 import { WaitTooLongError } from "../core/errors.ts";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import {
@@ -135,6 +136,7 @@ export class HttpClient {
   readonly #agent: Dispatcher;
   readonly #options: ClientOptions;
   readonly #clock: PacerClock;
+  readonly #deadlines: ReadDeadlines;
   #nextId = 1;
   /** 429 answers retried, and 429 answers seen, for the report. */
   retries = 0;
@@ -143,6 +145,7 @@ export class HttpClient {
   constructor(options: ClientOptions) {
     this.#options = options;
     this.#clock = options.clock ?? realPacerClock;
+    this.#deadlines = new ReadDeadlines(options.requestDeadlineMs);
     this.#agent = new Agent({
       connections: options.connections,
       connectTimeout: options.timeoutMs,
@@ -154,6 +157,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
+    this.#deadlines.stop();
     await this.#agent.close();
   }
 
@@ -168,7 +172,10 @@ export class HttpClient {
     const operationId = this.#options.matchOperation(outgoing.method, outgoing.url);
     // Targets limit per token (or per address without one) and per kind of endpoint: a window one token spent
     // must not hold another token's requests.
-    const key = `${operationId ?? `${outgoing.method} ${new URL(outgoing.url).pathname}`}\u0000${callerOf(outgoing)}`;
+    const key =
+      operationId === undefined
+        ? `${outgoing.method} ${new URL(outgoing.url).pathname}\u0000${callerOf(outgoing)}`
+        : pacingKeyOf(operationId, callerOf(outgoing));
     for (let attempt = 0; ; attempt += 1) {
       const pacing = outgoing.pace !== false;
       const paced = pacing ? this.#options.pacer.acquire(key, outgoing.signal) : undefined;
@@ -228,18 +235,23 @@ export class HttpClient {
     try {
       // An interrupted run sends nothing more...
       outgoing.signal?.throwIfAborted();
-      const answer = await request(outgoing.url, {
+      const options = {
         method: outgoing.method as Dispatcher.HttpMethod,
         headers: outgoing.headers,
         body: outgoing.body,
-        dispatcher: this.#agent,
         // ...but lets a write in flight finish (within the timeout): cancelled, what it created would be unknown
         // to the cleanup ledger and left behind.
         signal:
           outgoing.signal && safeMethods.has(outgoing.method.toUpperCase())
             ? abortRelayOf(outgoing.signal)
             : undefined,
-      });
+      };
+      // The agent is asked directly with the URL's origin and path, remembered per URL (undici's `request(url)`
+      // parses it on every call); a URL undici would refuse goes through `request` for undici's own error.
+      const target = dispatchTargets.get(outgoing.url, dispatchTargetOf);
+      const answer = target
+        ? await this.#agent.request({ ...options, origin: target.origin, path: target.path })
+        : await request(outgoing.url, { ...options, dispatcher: this.#agent });
       headersMs = performance.now() - started;
       const { live: headers, recorded: recordedHeaders } = answerHeaders(
         answer.headers,
@@ -325,7 +337,7 @@ export class HttpClient {
   /**
    * Reads a body within the client's bounds: at most `maxResponseBytes` as received and as decoded (a gzip bomb is
    * stopped by its decoded size), and no later than `requestDeadlineMs` after the headers came (undici's body
-   * timeout is per chunk: a byte every few seconds never trips it). Beyond a bound the body is destroyed, nothing
+   * timeout is per chunk: a byte every few seconds never trips it; `ReadDeadlines` stops it within a tenth more). Beyond a bound the body is destroyed, nothing
    * more is read and the exchange fails (BoundHit: RESPONSE_TOO_LARGE or REQUEST_DEADLINE).
    */
   private async readBody(
@@ -335,13 +347,13 @@ export class HttpClient {
     const cap = this.#options.maxResponseBytes;
     const deadlineMs = this.#options.requestDeadlineMs;
     let hit: BoundHit | undefined;
-    const timer = setTimeout(() => {
+    const read = this.#deadlines.start(performance.now() + deadlineMs, () => {
       hit = new BoundHit(
         "REQUEST_DEADLINE",
         `the answer (${headers["content-type"] ?? "no content type"}) did not end within ${deadlineMs} ms of its headers (--request-deadline); reading stopped`,
       );
       body.destroy(hit);
-    }, deadlineMs);
+    });
     try {
       let raw: Buffer;
       const declared = headers["content-length"];
@@ -368,7 +380,60 @@ export class HttpClient {
     } catch (error) {
       throw hit ?? error;
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.end(read);
+    }
+  }
+}
+
+interface Read {
+  /** `performance.now()` past which the read is stopped. */
+  readonly at: number;
+  readonly expire: () => void;
+}
+
+/**
+ * The deadlines of the bodies being read, swept by one timer: a timer per request cost every request a Timeout
+ * and two updates of Node's timer lists. A read is stopped within a tenth of the deadline (10 ms to 1 s) after it
+ * passed. The timer is unref'd (a read in flight holds its socket anyway) and stops once a sweep finds no read.
+ */
+class ReadDeadlines {
+  readonly #reads = new Set<Read>();
+  readonly #periodMs: number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(deadlineMs: number) {
+    this.#periodMs = Math.min(1000, Math.max(10, Math.floor(deadlineMs / 10)));
+  }
+
+  start(at: number, expire: () => void): Read {
+    const read: Read = { at, expire };
+    this.#reads.add(read);
+    if (this.#timer === undefined) {
+      this.#timer = setInterval(() => this.#sweep(), this.#periodMs);
+      this.#timer.unref();
+    }
+    return read;
+  }
+
+  end(read: Read): void {
+    this.#reads.delete(read);
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #sweep(): void {
+    if (this.#reads.size === 0) {
+      this.stop();
+      return;
+    }
+    const now = performance.now();
+    for (const read of this.#reads) {
+      if (read.at > now) continue;
+      this.#reads.delete(read);
+      read.expire();
     }
   }
 }
@@ -421,6 +486,42 @@ function decodedBody(raw: Buffer, headers: Readonly<Record<string, string>>, cap
 
 function seconds(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+/** Where undici sends a URL: its origin and its path with the query, as undici's `request(url)` derives them. */
+interface DispatchTarget {
+  readonly origin: string;
+  readonly path: string;
+}
+
+/** By URL: a run sends the same URLs again and again; bounded, so a campaign of distinct URLs cannot grow it. */
+const dispatchTargets = new BoundedMemo<string, DispatchTarget | undefined>(4096);
+
+/** Undefined for a URL undici would refuse (not absolute, not http or https): `request` then says why. */
+function dispatchTargetOf(url: string): DispatchTarget | undefined {
+  const parsed = URL.parse(url);
+  if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) return undefined;
+  return {
+    origin: parsed.origin,
+    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
+  };
+}
+
+/**
+ * `<operation>\u0000<caller>`, the same string each time for the same pair: the pacer looks it up three times per
+ * request, and a string built anew would be hashed anew each time.
+ */
+const pacingKeys = new Map<string, BoundedMemo<string, string>>();
+
+function pacingKeyOf(operationId: string, caller: string): string {
+  let byOperation = pacingKeys.get(caller);
+  if (!byOperation) {
+    // Callers are a run's few tokens (their digests are bounded the same way).
+    if (pacingKeys.size >= 256) pacingKeys.clear();
+    byOperation = new BoundedMemo(4096);
+    pacingKeys.set(caller, byOperation);
+  }
+  return byOperation.get(operationId, (id) => `${id}\u0000${caller}`);
 }
 
 /** Who a request counts against at the target: a digest of its Authorization (never the token itself), or none. */

@@ -76,7 +76,9 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
 
 async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFinished> {
   const checks = selectChecks(config.checks, config.excludeChecks);
-  const spec = await loadSpec(config.specPath);
+  // Compiled validators are shared with earlier runs of this process on the same description (`conform faults`
+  // runs the suites once per fault): each schema compiles once, and stays optimised.
+  const spec = await loadSpec(config.specPath, { shareCompiled: true });
   const discovered = await discoverSuites(config.suitePaths);
   const started = await startTarget(config, spec);
   try {

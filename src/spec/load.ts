@@ -58,6 +58,7 @@ export async function loadSpec(source: string, options: LoadSpecOptions = {}): P
       bodies,
       unknownFormats,
       formatMode: options.formats ?? ("full" satisfies FormatMode),
+      shareCompiled: options.shareCompiled ?? false,
     }),
   };
 }

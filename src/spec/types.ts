@@ -169,4 +169,10 @@ export interface LoadSpecOptions {
    * cheaper regular expressions (ajv-formats' modes; format checks are most of a validation's cost).
    */
   readonly formats?: "full" | "fast";
+  /**
+   * Share compiled validators with earlier loads of the same document in this process (default false): a process
+   * that runs the suites many times (`conform faults`, the bench) compiles each schema once, and its validators
+   * stay optimised by the JIT. Keyed by the document's content and the options that shape a compile; bounded.
+   */
+  readonly shareCompiled?: boolean;
 }

@@ -4,6 +4,7 @@
  * Nothing compiles until a validator is asked for; each compiles once.
  * @module
  */
+import { createHash } from "node:crypto";
 import { BoundedMemo } from "../core/bounded-memo.ts";
 import { type BodySchemas, mediaTypeFor, responseFor } from "./body-schemas.ts";
 import { createSchemaCompiler, type FormatMode, type SchemaCompiler } from "./compile.ts";
@@ -14,6 +15,37 @@ export interface ValidatorCacheOptions {
   readonly bodies: ReadonlyMap<string, BodySchemas>;
   readonly unknownFormats: readonly string[];
   readonly formatMode: FormatMode;
+  /** Compilers shared by every load of the same content in this process (`LoadSpecOptions.shareCompiled`). */
+  readonly shareCompiled?: boolean;
+}
+
+/**
+ * The compilers of documents loaded with `shareCompiled`, by content and compile options: at most a few (a process
+ * judges one or two descriptions), the oldest dropped first.
+ */
+const sharedCompilers = new Map<string, SchemaCompiler>();
+const maxSharedCompilers = 4;
+
+/** A digest of a JSON-like value's content; "" when it cannot be serialised (then nothing is shared). */
+function contentKeyOf(value: unknown): string {
+  try {
+    return createHash("sha256").update(JSON.stringify(value)).digest("base64url");
+  } catch {
+    return "";
+  }
+}
+
+function sharedCompiler(key: string, create: () => SchemaCompiler): SchemaCompiler {
+  let compiler = sharedCompilers.get(key);
+  if (!compiler) {
+    compiler = create();
+    if (sharedCompilers.size >= maxSharedCompilers) {
+      const oldest = sharedCompilers.keys().next().value;
+      if (oldest !== undefined) sharedCompilers.delete(oldest);
+    }
+    sharedCompilers.set(key, compiler);
+  }
+  return compiler;
 }
 
 export function createValidatorCache(document: unknown, options: ValidatorCacheOptions): ValidatorCache {
@@ -24,12 +56,20 @@ export function createValidatorCache(document: unknown, options: ValidatorCacheO
   };
   let responses: SchemaCompiler | undefined;
   let requests: SchemaCompiler | undefined;
+  // The content key is computed at the first compile, only when shared: a load that compiles nothing pays nothing.
+  let contentKey: string | undefined;
+  const compilerFor = (context: "response" | "request"): SchemaCompiler => {
+    const create = () => createSchemaCompiler(document, { ...compilerOptions, context });
+    if (!options.shareCompiled) return create();
+    contentKey ??= contentKeyOf([compilerOptions, document]);
+    return contentKey === "" ? create() : sharedCompiler(`${contentKey}:${context}`, create);
+  };
   const responseCompiler = () => {
-    responses ??= createSchemaCompiler(document, { ...compilerOptions, context: "response" });
+    responses ??= compilerFor("response");
     return responses;
   };
   const requestCompiler = () => {
-    requests ??= createSchemaCompiler(document, { ...compilerOptions, context: "request" });
+    requests ??= compilerFor("request");
     return requests;
   };
   const unknownFormats = Object.freeze([...options.unknownFormats]);

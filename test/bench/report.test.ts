@@ -42,7 +42,7 @@ const lane = (perSecond: number, cpuUs: number, serverUs = 100) => ({
   coresBusy: summarize([((cpuUs + serverUs) * perSecond) / 1e6]),
 });
 
-const overhead = (ratio: number, valid = true): ClientOverheadResult => ({
+const overhead = (ratio: number, valid = true, cpuVsValidating = 1.2): ClientOverheadResult => ({
   endpoint: "GET /x",
   concurrency: 8,
   requests: 100,
@@ -54,6 +54,7 @@ const overhead = (ratio: number, valid = true): ClientOverheadResult => ({
   floorRatio: summarize([0.9]),
   coresForGoal: summarize([0.48]),
   cpuRatio: summarize([0.2]),
+  cpuVsValidating: summarize([cpuVsValidating]),
   checks: { passed: 900, failed: 0, casesFailed: 0 },
   valid,
   problems: valid ? [] : ["raw: answers other than 200"],
@@ -82,6 +83,7 @@ describe("judgeGoals", () => {
     expect(goals.map((goal) => [goal.section, goal.met])).toEqual([
       [1, true],
       [2, true],
+      [2, true],
       [4, null],
       [5, true],
       [6, null],
@@ -94,10 +96,13 @@ describe("judgeGoals", () => {
     const goals = judgeGoals({
       ...base,
       specLoading: [synthetic(2100, 400)],
-      clientOverhead: overhead(0.5),
+      clientOverhead: overhead(0.5, true, 1.3),
       fullRun: fullRun(31_000),
     });
-    expect(goals.filter((goal) => goal.met === false).map((goal) => goal.section)).toEqual([1, 2, 5]);
+    expect(goals.filter((goal) => goal.met === false).map((goal) => goal.section)).toEqual([1, 2, 2, 5]);
+    expect(goals.find((goal) => goal.goal.includes("(a)/(c)"))?.measured).toMatch(
+      /^1\.30 \(500 µs vs 140 µs/,
+    );
   });
 
   it("judges the fuzz campaign's memory from its growth, and not at all when it fell short of its requests", () => {
@@ -164,6 +169,7 @@ describe("renderReport", () => {
       /\(b\) raw undici Pool, body read as text +1 000\/s \(1 run\) +100 µs \(1 run\) +100 µs +0\.20/,
     );
     expect(text).toContain("would keep 0.48 cores busy");
+    expect(text).toMatch(/\(a\)\/\(c\) client CPU per request \(goal <= 1\.25\) +1\.20/);
     expect(text).toContain("4. Fuzz campaign");
     expect(text).toContain("not yet available: no command");
     expect(text).toContain("[MISSED]");

@@ -119,6 +119,20 @@ describe("redaction", () => {
     // A key written with escapes is the key it spells: a scan of the text would miss it.
     ['{"data":[{"id":1,"\\u0074oken":"x"}]}', true],
     ['{"a":{"b":[[{"Client_Secret":null}]]}}', true],
+    // Keys are first ruled out by length and initial: every secret key, in any case, still gets through.
+    ...[
+      "authorization",
+      "ACCESS_TOKEN",
+      "Refresh_Token",
+      "client_secret",
+      "Secret",
+      "ROOT_PASS",
+      "passWord",
+      "SSL_key",
+      "tOKEN",
+    ].map((key): [string, boolean] => [`{"data":[{"region":"x","${key}":"x"}]}`, true]),
+    // Same length and initial as a secret key, not one.
+    ['{"data":[{"tilde":1,"passport":2,"sslkey_":3,"ssl_kez":4}]}', false],
     ['{"label":"token holder","tags":["password"]}', false],
     ['{"errors":[{"reason":"Not found","code":"x"}]}', false],
     ['{"description":"{\\"token\\": \\"x\\"}"}', false],

@@ -341,6 +341,27 @@ describe("validators: rules on small documents", () => {
     expect(validate(value).valid).toBe(valid);
   });
 
+  it("shares compiled validators between loads of the same content only when asked, never across contents", async () => {
+    const file = (maxLength: number) => {
+      const document = minimalDocument("3.1.0") as Loose;
+      document.components.schemas.Thing = { type: "string", maxLength };
+      return writeSpec(document);
+    };
+    const [first, again, other] = [file(3), file(3), file(5)];
+    const shared = async (path: string) =>
+      defined((await loadSpec(path, { shareCompiled: true })).validators.response("getThing", 200));
+    const fresh = async (path: string) =>
+      defined((await loadSpec(path)).validators.response("getThing", 200));
+    // Two files with the same content: one compiled validator.
+    expect(await shared(first)).toBe(await shared(again));
+    // Another content, or a load that does not share: its own, judging by its own schema.
+    const otherValidator = await shared(other);
+    expect(otherValidator).not.toBe(await shared(first));
+    expect(otherValidator("abcd").valid).toBe(true);
+    expect((await shared(first))("abcd").valid).toBe(false);
+    expect(await fresh(first)).not.toBe(await shared(first));
+  });
+
   it("a schema ajv cannot compile gives a validator that reports it instead of throwing", async () => {
     const { validate } = await thingValidator("3.1.0", { type: "string", pattern: "(" });
     const outcome = validate("x");
