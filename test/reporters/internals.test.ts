@@ -227,3 +227,32 @@ describe("failure text: reproductions", () => {
     expect(lines.some((line) => line.includes("replay: "))).toBe(true);
   });
 });
+
+describe("failure text: an assertion's line", () => {
+  const caseFailing = (checkId: string, message: string): CaseFinished => ({
+    type: "case-finished",
+    suiteId: "suite",
+    caseId: "case",
+    title: "a case",
+    tags: [],
+    status: "failed",
+    durationMs: 1,
+    results: [{ checkId, exchangeId: undefined, outcome: { status: "failed", message } }],
+    passedChecks: 0,
+    exchanges: [],
+    exchangeCount: 0,
+  });
+
+  it.each([
+    // `t.expect(name, ok)` with no message of its own: its name is said once.
+    [
+      "assert:getRegions: the default page size is 100",
+      "getRegions: the default page size is 100",
+      "✗ assert:getRegions: the default page size is 100",
+    ],
+    ["assert:a page", "answered 400", "✗ assert:a page: answered 400"],
+    ["body-matches-schema", "body-matches-schema", "✗ body-matches-schema: body-matches-schema"],
+  ])("%s failing with %j reads %j", (checkId, message, line) => {
+    expect(failureLines(caseFailing(checkId, message))[0]?.trim()).toBe(line);
+  });
+});

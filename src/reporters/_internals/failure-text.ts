@@ -39,11 +39,19 @@ export function failedChecks(event: CaseFinished): FailedCheck[] {
   });
 }
 
+/**
+ * `check-id: message`; an assertion whose message is its own name (`t.expect(name, ok)` with no message of its
+ * own) is said once: `assert:name`, not `assert:name: name`.
+ */
+function saying(checkId: string, message: string): string {
+  return checkId === `assert:${message}` ? checkId : `${checkId}: ${message}`;
+}
+
 /** The first failure's message, as one summary line (`check-id: message`), or the error for an errored case. */
 export function firstMessage(event: CaseFinished): string {
   const first = failedChecks(event)[0];
   if (event.status === "errored" && event.error) return `${event.error.code}: ${event.error.message}`;
-  if (first) return `${first.result.checkId}: ${first.message}`;
+  if (first) return saying(first.result.checkId, first.message);
   return event.skipReason ?? event.status;
 }
 
@@ -86,7 +94,7 @@ export function checkLines(
   shown: Set<number> = new Set(),
 ): string[] {
   const indent = options.indent ?? "  ";
-  const lines = [`✗ ${check.result.checkId}: ${check.message}${repeatNote(check.result)}`];
+  const lines = [`✗ ${saying(check.result.checkId, check.message)}${repeatNote(check.result)}`];
   if (check.hasExpected) lines.push(`${indent}expected: ${formatValue(check.expected, options.maxValue)}`);
   if (check.hasActual) lines.push(`${indent}actual:   ${formatValue(check.actual, options.maxValue)}`);
   const { exchange } = check;
