@@ -98,7 +98,9 @@ export const runConfigDefaults = Object.freeze({
   keptReportBytes: 16 * 1024 * 1024,
   requestDeadlineMs: 60_000,
   maxRetries: 3,
-  maxWaitMs: 60_000,
+  // Above the description's longest window (a minute), which a window spent in its first second makes 61 s to wait
+  // (its `X-RateLimit-Reset` is in whole seconds, rounded up): a conforming target never trips the default.
+  maxWaitMs: 90_000,
   maxTimeMs: undefined,
   labelPrefix: "conform",
   propertyRuns: undefined,

@@ -140,7 +140,7 @@ export class RatePacer {
           this.#admit(key);
           return Promise.reject(
             new WaitTooLongError(
-              `the rate-limit window of ${key.split("\u0000")[0]} is spent and resets in ${Math.round(wait / 1000)} s (X-RateLimit-Reset), beyond the ${Math.round(this.#maxWaitMs / 1000)} s ceiling (--max-wait)`,
+              `the rate-limit window of ${key.split("\u0000")[0]} is spent and resets in ${secondsText(wait)} (X-RateLimit-Reset), beyond the ${secondsText(this.#maxWaitMs)} ceiling (--max-wait)`,
             ),
           );
         }
@@ -246,4 +246,10 @@ export class RatePacer {
 function callerOf(key: string): string {
   const at = key.indexOf("\u0000");
   return at < 0 ? "" : key.slice(at + 1);
+}
+
+/** `61.4 s`, `90 s`: a tenth of a second shown where it tells a wait from its ceiling. */
+function secondsText(ms: number): string {
+  const seconds = ms / 1000;
+  return Number.isInteger(seconds) ? `${seconds} s` : `${seconds.toFixed(1)} s`;
 }

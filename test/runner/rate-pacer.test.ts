@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRatePolicy } from "../../src/runner/config.ts";
+import { parseRatePolicy, runConfigDefaults } from "../../src/runner/config.ts";
 import { type PacerClock, RatePacer } from "../../src/runner/rate-pacer.ts";
 
 function fakeClock(): PacerClock & { slept: number[] } {
@@ -52,6 +52,38 @@ describe("rate policy parsing", () => {
 });
 
 describe("rate pacer", () => {
+  it.each([
+    // A minute's window spent in its first second: Reset (whole seconds, rounded up) is 61 s away.
+    [60_000, 61_000, /resets in 61\.\d s .*beyond the 60 s ceiling/],
+    [90_000, 91_000, /resets in 91\.\d s .*beyond the 90 s ceiling/],
+  ])(
+    "refuses a wait past the ceiling %i ms, saying both to a tenth of a second",
+    async (maxWaitMs, inMs, said) => {
+      const clock = fakeClock();
+      const pacer = new RatePacer({ kind: "auto" }, clock, undefined, maxWaitMs);
+      const reset = (clock.now() + inMs) / 1000;
+      pacer.observe("op", {
+        "x-ratelimit-limit": "200",
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(reset),
+      });
+      await expect(pacer.acquire("op")).rejects.toThrow(said);
+    },
+  );
+
+  it("waits a spent minute's window under the default ceiling", async () => {
+    const clock = fakeClock();
+    const pacer = new RatePacer({ kind: "auto" }, clock, undefined, runConfigDefaults.maxWaitMs);
+    const reset = (clock.now() + 61_000) / 1000;
+    pacer.observe("op", {
+      "x-ratelimit-limit": "200",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(reset),
+    });
+    await pacer.acquire("op");
+    expect(clock.slept).toEqual([61_050]);
+  });
+
   it("spaces requests evenly under a fixed budget", async () => {
     const clock = fakeClock();
     const pacer = new RatePacer({ kind: "fixed", perSecond: 4 }, clock);
