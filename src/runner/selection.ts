@@ -32,6 +32,21 @@ export function selectSuites(all: readonly Suite[], options: SelectionOptions): 
       `unknown suite ${unknown.join(", ")}; known suites: ${[...known].sort().join(", ")}`,
     );
   }
+  // A misspelt tag would select nothing, or worse, exclude nothing (a costly suite run by mistake): refused.
+  const knownTags = new Set(
+    all.flatMap((suite) => [...suite.tags, ...suite.cases.flatMap((entry) => entry.tags ?? [])]),
+  );
+  for (const [option, tags] of [
+    ["--tag", options.tags],
+    ["--exclude-tag", options.excludeTags],
+  ] as const) {
+    const unknownTags = tags.filter((tag) => !knownTags.has(tag));
+    if (unknownTags.length > 0) {
+      throw new ConfigError(
+        `unknown tag ${unknownTags.join(", ")} (${option}); tags of the suites and their cases: ${[...knownTags].sort().join(", ")}`,
+      );
+    }
+  }
   const chosen = all.filter(
     (suite) =>
       (options.suites.length === 0 || options.suites.includes(suite.id)) &&

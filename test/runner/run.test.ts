@@ -244,7 +244,7 @@ describe("a run against a target that breaks the contract", () => {
 describe("runs that cannot do their job (exit 2)", () => {
   it.each([
     ["an unknown suite", { suites: ["nope"] }, /unknown suite nope/],
-    ["a tag nothing has", { tags: ["no-such-tag"] }, /no suite matches/],
+    ["a tag nothing has", { tags: ["no-such-tag"] }, /unknown tag no-such-tag \(--tag\)/],
     ["an unknown check", { checks: ["no-such-check"] }, /unknown check no-such-check/],
     ["an unreachable target", { baseUrl: "http://127.0.0.1:9/v4" }, /unreachable/],
     ["a spec that does not exist", { specPath: "/nonexistent/spec.yaml" }, /spec|description/i],

@@ -84,7 +84,7 @@ export function runOptions(yargs: Argv) {
       type: "string",
       array: true,
       group: groups.selection,
-      describe: "Leave out suites with these tags (e.g. costly, slow)",
+      describe: "Leave out suites and cases with these tags (e.g. costly, writes, data-plane); an unknown tag is refused",
     })
     .option("check", {
       type: "string",
