@@ -190,8 +190,7 @@ describe("conform proxy --report-every", () => {
       writeFileSync(join(reportDir, runDir), "in the way");
       await (await request(`${url}/v4/regions`)).body.text();
       await until(
-        () =>
-          /snapshot \d+ \(1 exchange judged\) not written: \S+/.test(proxy.output()) ? true : undefined,
+        () => (/snapshot \d+ \(1 exchange judged\) not written: \S+/.test(proxy.output()) ? true : undefined),
         "the line of a snapshot not written",
         proxy.output,
       );
