@@ -175,19 +175,30 @@ export function isRedactedHeader(name: string): boolean {
  * (lower-case names, none of them secret): most answers, and recording them is the runner's hot path.
  */
 export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
     if (headersToRedact.has(name) || /[A-Z]/.test(name)) return redactedCopy(headers);
   }
   return headers as Record<string, string>;
 }
 
+/**
+ * An Authorization value as recorded: its scheme kept, the credentials replaced. Every request of a run sends one
+ * of its few tokens: the answer is remembered by value (bounded; the values are the run's own, never recorded).
+ */
+const redactedCredentials = new BoundedMemo<string, string>(64);
+const redactCredentials = (value: string): string => {
+  const scheme = /^(\S+)\s/.exec(value)?.[1];
+  return scheme ? `${scheme} ${redactedPlaceholder}` : redactedPlaceholder;
+};
+
 function redactedCopy(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  // for-in, not Object.entries: every request's headers come here (its Authorization), and no pair is built.
+  for (const name in headers) {
+    const value = headers[name] as string;
     const lower = name.toLowerCase();
     if (lower === "authorization" || lower === "proxy-authorization") {
-      const scheme = /^(\S+)\s/.exec(value)?.[1];
-      out[lower] = scheme ? `${scheme} ${redactedPlaceholder}` : redactedPlaceholder;
+      out[lower] = redactedCredentials.get(value, redactCredentials);
     } else if (lower === "location") {
       // OAuth redirects carry the code or the access token in the query or the fragment.
       out[lower] = redactUrl(value);

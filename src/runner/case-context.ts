@@ -74,17 +74,29 @@ export interface CaseContextDeps {
 const normalizedUrls = new BoundedMemo<string, string>(4096);
 const normalizedUrl = (text: string) => new URL(text).toString();
 
+/** Characters application/x-www-form-urlencoded writes as they are: a query made only of them needs no encoder. */
+const formSafe = /^[\w.*-]*$/;
+
+/** `url?query` as URLSearchParams writes the query; plain names and values (most of them) are joined as they are. */
+function withSearch(url: string, entries: readonly [string, unknown][]): string {
+  if (entries.length === 0) return url;
+  let search = "";
+  for (const [key, value] of entries) {
+    const text = String(value);
+    if (!formSafe.test(key) || !formSafe.test(text))
+      return `${url}?${new URLSearchParams(entries.map(([name, item]): [string, string] => [name, String(item)]))}`;
+    search += `${search === "" ? "" : "&"}${key}=${text}`;
+  }
+  return `${url}?${search}`;
+}
+
 /** The absolute URL of a request: `path` relative to `base` (or absolute), `query` set over any the path has. */
 export function buildUrl(base: string, path: string, query: RequestOptions["query"]): string {
   const absolute = /^https?:\/\//.test(path) ? path : `${base.replace(/\/$/, "")}${path}`;
   const entries = query ? Object.entries(query) : [];
   // The common case (no query in the path) in one parse; set() re-serialises the URL for each parameter.
-  if (!absolute.includes("?") && !absolute.includes("#")) {
-    const search = new URLSearchParams(
-      entries.map(([key, value]): [string, string] => [key, String(value)]),
-    ).toString();
-    return normalizedUrls.get(search ? `${absolute}?${search}` : absolute, normalizedUrl);
-  }
+  if (!absolute.includes("?") && !absolute.includes("#"))
+    return normalizedUrls.get(withSearch(absolute, entries), normalizedUrl);
   const url = new URL(absolute);
   for (const [key, value] of entries) url.searchParams.set(key, String(value));
   return url.toString();

@@ -148,7 +148,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     timeoutMs: config.timeoutMs,
     ca: target.ca,
     insecure: config.insecure,
-    connections: Math.max(8, config.concurrency * 2),
+    connections: Math.max(8, config.concurrency),
     maxResponseBytes: config.maxResponseBytes,
     requestDeadlineMs: config.requestDeadlineMs,
     maxRetries: config.maxRetries,

@@ -49,17 +49,18 @@ export class ExchangeJudge {
     }
     const { operationId, response } = exchange;
     if (operationId) {
-      const seen = this.#statusesSeen.get(operationId) ?? new Set<number>();
-      seen.add(response.status);
-      this.#statusesSeen.set(operationId, seen);
+      const seen = this.#statusesSeen.get(operationId);
+      if (seen) seen.add(response.status);
+      else this.#statusesSeen.set(operationId, new Set([response.status]));
     }
     const operation = operationId ? this.#spec.operations.byId(operationId) : undefined;
-    const context: CheckContext = {
+    // One shape for every context (no spread): `recording` is set only when judging a recording.
+    const context: { -readonly [K in keyof CheckContext]: CheckContext[K] } = {
       spec: this.#spec,
       operation,
       receivedAt: exchange.timings.startedAt + exchange.timings.totalMs,
-      ...(recording ? { recording } : {}),
     };
+    if (recording) context.recording = recording;
     for (const definition of this.#checks) {
       let outcome: CheckResult["outcome"];
       try {

@@ -235,23 +235,28 @@ export class HttpClient {
     try {
       // An interrupted run sends nothing more...
       outgoing.signal?.throwIfAborted();
-      const options = {
-        method: outgoing.method as Dispatcher.HttpMethod,
-        headers: outgoing.headers,
-        body: outgoing.body,
-        // ...but lets a write in flight finish (within the timeout): cancelled, what it created would be unknown
-        // to the cleanup ledger and left behind.
-        signal:
-          outgoing.signal && safeMethods.has(outgoing.method.toUpperCase())
-            ? abortRelayOf(outgoing.signal)
-            : undefined,
-      };
+      const method = outgoing.method as Dispatcher.HttpMethod;
+      const { headers: sent, body } = outgoing;
+      // ...but lets a write in flight finish (within the timeout): cancelled, what it created would be unknown
+      // to the cleanup ledger and left behind.
+      const signal =
+        outgoing.signal && (safeMethods.has(method) || safeMethods.has(method.toUpperCase()))
+          ? abortRelayOf(outgoing.signal)
+          : undefined;
       // The agent is asked directly with the URL's origin and path, remembered per URL (undici's `request(url)`
-      // parses it on every call); a URL undici would refuse goes through `request` for undici's own error.
+      // parses it on every call); a URL undici would refuse goes through `request` for undici's own error. One
+      // literal each way: no options object copied per request.
       const target = dispatchTargets.get(outgoing.url, dispatchTargetOf);
       const answer = target
-        ? await this.#agent.request({ ...options, origin: target.origin, path: target.path })
-        : await request(outgoing.url, { ...options, dispatcher: this.#agent });
+        ? await this.#agent.request({
+            origin: target.origin,
+            path: target.path,
+            method,
+            headers: sent,
+            body,
+            signal,
+          })
+        : await request(outgoing.url, { method, headers: sent, body, signal, dispatcher: this.#agent });
       headersMs = performance.now() - started;
       const { live: headers, recorded: recordedHeaders } = answerHeaders(
         answer.headers,

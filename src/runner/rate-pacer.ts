@@ -215,6 +215,9 @@ export class RatePacer {
   /** The window `key` counts against, given its answer's limit: its class's, joined now if it was elsewhere. */
   #windowOf(key: string, limit: number | undefined): WindowState {
     const current = this.#windows.get(key);
+    // Every answer asks: a key whose window has this limit is in its class already (a class's window is made with
+    // its limit, and a key's caller never changes), so no class key is built.
+    if (current !== undefined && current.limit === limit) return current;
     const classKey = limit === undefined ? `\u0001${key}` : `${callerOf(key)}\u0000${limit}`;
     let window = this.#classes.get(classKey);
     if (window === current && window) return window;

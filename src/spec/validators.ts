@@ -82,13 +82,31 @@ export function createValidatorCache(document: unknown, options: ValidatorCacheO
     const pointer = mediaType === undefined ? undefined : response.media.get(mediaType);
     return pointer === undefined ? undefined : responseCompiler().compile(pointer);
   };
-  // Content types come from the target: bounded, so a target sending endless variants cannot grow it.
-  const responseLookups = new BoundedMemo<string, Validator | undefined>(4096);
+  // Content types come from the target: bounded, so a target sending endless variants cannot grow it. By
+  // operation and status first (the description's, a few hundred), then the content type: no key is built per
+  // answer.
+  const responseLookups = new Map<string, Map<number, BoundedMemo<string, Validator | undefined>>>();
+  const lookupsOf = (operationId: string, status: number) => {
+    let byStatus = responseLookups.get(operationId);
+    if (!byStatus) {
+      // Operation ids come from the description, or from a recording's matching: bounded as well.
+      if (responseLookups.size >= 4096) responseLookups.clear();
+      byStatus = new Map();
+      responseLookups.set(operationId, byStatus);
+    }
+    let byType = byStatus.get(status);
+    if (!byType) {
+      if (byStatus.size >= 1024) byStatus.clear();
+      byType = new BoundedMemo(64);
+      byStatus.set(status, byType);
+    }
+    return byType;
+  };
 
   return {
     response(operationId, status, contentType) {
       // Every checked answer asks: the lookup (status, range, default; then media type) is done once per key.
-      return responseLookups.get(`${operationId}\u0000${status}\u0000${contentType ?? ""}`, () =>
+      return lookupsOf(operationId, status).get(contentType ?? "", () =>
         findResponse(operationId, status, contentType),
       );
     },

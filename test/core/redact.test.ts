@@ -73,6 +73,19 @@ describe("redaction", () => {
     expect(out).toEqual(expected);
   });
 
+  it("redacts every request's Authorization, the same value again and values of other schemes alike", () => {
+    for (const [value, expected] of [
+      ["Bearer abcdefgh12345678", `Bearer ${redactedPlaceholder}`],
+      ["Bearer abcdefgh12345678", `Bearer ${redactedPlaceholder}`],
+      ["Basic dXNlcjpwYXNzd29yZA==", `Basic ${redactedPlaceholder}`],
+      ["abcdefgh12345678", redactedPlaceholder],
+    ] as const)
+      expect(redactHeaders({ Authorization: value, accept: "x" })).toEqual({
+        authorization: expected,
+        accept: "x",
+      });
+  });
+
   it("gives headers that need nothing back as they are, and never changes its input", () => {
     const clean = { "content-type": "application/json", etag: "x" };
     expect(redactHeaders(clean)).toBe(clean);

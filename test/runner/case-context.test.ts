@@ -33,6 +33,12 @@ describe("buildUrl", () => {
     ["http://127.0.0.1/v4", "http://127.0.0.2/oauth/token", { a: 1 }, "http://127.0.0.2/oauth/token?a=1"],
     ["http://127.0.0.1/v4", "/a b/../c", undefined, "http://127.0.0.1/v4/c"],
     ["http://127.0.0.1/v4", "/x", { empty: "" }, "http://127.0.0.1/v4/x?empty="],
+    // Written as they are (no encoder): letters, digits and _ . * - ...
+    ["http://127.0.0.1/v4", "/x", { "a_b.c*d-e": "Z9_.*-" }, "http://127.0.0.1/v4/x?a_b.c*d-e=Z9_.*-"],
+    // ...anything else, in a name or a value, after a plain one, is encoded as the form encoder does.
+    ["http://127.0.0.1/v4", "/x", { plain: 1, tilde: "a~b" }, "http://127.0.0.1/v4/x?plain=1&tilde=a%7Eb"],
+    ["http://127.0.0.1/v4", "/x", { plain: 1, "a/b": "c:d" }, "http://127.0.0.1/v4/x?plain=1&a%2Fb=c%3Ad"],
+    ["http://127.0.0.1/v4", "/x", { "": "", p: "%41" }, "http://127.0.0.1/v4/x?=&p=%2541"],
   ])("%s + %s + %j", (base, path, query, expected) => {
     expect(buildUrl(base, path, query)).toBe(expected);
     expect(buildUrl(base, path, query)).toBe(longWay(base, path, query));
