@@ -84,7 +84,8 @@ export function runOptions(yargs: Argv) {
       type: "string",
       array: true,
       group: groups.selection,
-      describe: "Leave out suites and cases with these tags (e.g. costly, writes, data-plane); an unknown tag is refused",
+      describe:
+        "Leave out suites and cases with these tags (e.g. costly, writes, data-plane); an unknown tag is refused",
     })
     .option("check", {
       type: "string",
