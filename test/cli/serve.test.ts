@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Agent, request } from "undici";
 import { describe, expect, it } from "vitest";
 
@@ -58,18 +58,42 @@ describe("conform serve", () => {
     try {
       const printed = /^ {2}(CONFORM_TOKEN=\S+ npm run conform -- run .*)$/m.exec(served.output)?.[1] ?? "";
       expect(printed).toBe(
-        `CONFORM_TOKEN=${served.token} npm run conform -- run --base-url ${served.baseUrl} --ca ${served.caFile} --allow-writes`,
+        `CONFORM_TOKEN=${served.token} npm run conform -- run --base-url ${served.baseUrl} --ca ${served.caFile} --config ${join(dirname(served.caFile), "run-config.json")} --allow-writes --data-plane`,
       );
+      // The config gives the seeded user, so the login flows run; only its owner may read it.
+      const config = join(dirname(served.caFile), "run-config.json");
+      expect(JSON.parse(readFileSync(config, "utf8"))).toMatchObject({
+        "suite-options": { login: { username: expect.any(String), password: expect.any(String) } },
+      });
+      expect(statSync(config).mode & 0o077).toBe(0);
       // The printed command, one quick suite of it (the whole run waits out rate-limit windows for minutes).
       const [assignment, ...words] = printed.split(" ");
       const args = words.slice(words.indexOf("--") + 1);
       const env = { ...process.env, CONFORM_TOKEN: assignment!.split("=")[1] };
       const reportDir = mkdtempSync(join(tmpdir(), "conform-serve-run-"));
-      const ran = spawnSync(process.execPath, [bin, ...args, "--suite", "lists", "--report-dir", reportDir], {
-        env,
-        encoding: "utf8",
-      });
+      const ran = spawnSync(
+        process.execPath,
+        [
+          bin,
+          ...args,
+          "--suite",
+          "lists",
+          "--suite",
+          "auth",
+          "--reporter",
+          "json",
+          "--report-dir",
+          reportDir,
+        ],
+        { env, encoding: "utf8" },
+      );
       expect(ran.status, ran.stdout + ran.stderr).toBe(0);
+      // With the printed command nothing is skipped for want of a login.
+      const report = JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8")) as {
+        suites: { cases: { status: string; skipReason?: string }[] }[];
+      };
+      const skipped = report.suites.flatMap((suite) => suite.cases).filter((one) => one.status === "skipped");
+      expect(skipped.map((one) => one.skipReason).filter((reason) => /login/.test(reason ?? ""))).toEqual([]);
       const withoutCa = args.filter((arg, index) => arg !== "--ca" && args[index - 1] !== "--ca");
       const refused = spawnSync(
         process.execPath,

@@ -22,14 +22,30 @@ interface ServeArgs {
   exitCode?: number;
 }
 
-/** The `conform run` command that works against this server as printed: its token, CA file and login server. */
-export function serveRunCommand(server: ReferenceServer, caFile: string | undefined): string {
+/**
+ * The `conform run` command that works against this server as printed, every case of it: its token, CA file,
+ * login server, the seeded user for the login flows (a config file: suite options have no flag) and its balancers'
+ * data plane (on loopback, reached on their stand-ins).
+ */
+export function serveRunCommand(
+  server: ReferenceServer,
+  caFile: string | undefined,
+  configFile: string,
+): string {
   const authUrl = server.authUrl === new URL(server.baseUrl).origin ? "" : ` --auth-url ${server.authUrl}`;
-  return `CONFORM_TOKEN=${server.token} npm run conform -- run --base-url ${server.baseUrl}${authUrl}${caFile ? ` --ca ${caFile}` : ""} --allow-writes`;
+  return `CONFORM_TOKEN=${server.token} npm run conform -- run --base-url ${server.baseUrl}${authUrl}${caFile ? ` --ca ${caFile}` : ""} --config ${configFile} --allow-writes --data-plane`;
+}
+
+/** The run's config file for this server: the seeded user, so the login flows run (readable by its owner only). */
+export function writeServeRunConfig(server: ReferenceServer, dir: string): string {
+  const file = join(dir, "run-config.json");
+  const login = { username: server.user.username, password: server.user.password };
+  writeFileSync(file, `${JSON.stringify({ "suite-options": { login } }, null, 2)}\n`, { mode: 0o600 });
+  return file;
 }
 
 /** The banner printed at start: URLs, token, login, and curl lines that work as printed. */
-export function serveBanner(server: ReferenceServer, caFile: string | undefined): string {
+export function serveBanner(server: ReferenceServer, caFile: string | undefined, configFile: string): string {
   const trust = caFile ? `--cacert ${caFile} ` : "";
   return [
     "conform reference server (Cloud Infrastructure API v4, in memory)",
@@ -50,7 +66,7 @@ export function serveBanner(server: ReferenceServer, caFile: string | undefined)
     "  and forwards to its up nodes; e.g. balancer ipv4 198.18.7.1, profile port 80:  curl http://127.18.7.1:20080/",
     "",
     "Run the suites against it (from the checkout, in another terminal):",
-    `  ${serveRunCommand(server, caFile)}`,
+    `  ${serveRunCommand(server, caFile, configFile)}`,
     "",
     "Ctrl-C stops it.",
     "",
@@ -113,12 +129,13 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       timeScale: args["time-scale"],
       faults: listOption(args.fault),
     });
+    const dir = mkdtempSync(join(tmpdir(), "conform-serve-"));
     let caFile: string | undefined;
     if (server.certificatePem) {
-      caFile = join(mkdtempSync(join(tmpdir(), "conform-serve-")), "ca.pem");
+      caFile = join(dir, "ca.pem");
       writeFileSync(caFile, server.certificatePem);
     }
-    process.stdout.write(serveBanner(server, caFile));
+    process.stdout.write(serveBanner(server, caFile, writeServeRunConfig(server, dir)));
     await waitForSignal();
     await server.close();
     args.exitCode = ExitCode.interrupted;
