@@ -294,7 +294,7 @@ export function createConsoleReporter(
           : paint(["red", "bold"], status === "errored" ? "✗ ERRORED" : "✗ FAILED");
     const latency = record.latency.summary();
     const facts = [
-      `${countsText(counts)} (${totalOf(counts)} cases)`,
+      `${countsText(counts)} (${counted(totalOf(counts), "case")})`,
       `${record.exchanges} exchanges${record.rateLimited ? `, ${record.rateLimited} × 429` : ""}${record.retries ? `, ${record.retries} retries` : ""}`,
       `${record.exercisedOperations()}/${record.coverage().total} operations`,
       ...(latency.p50Ms === null
