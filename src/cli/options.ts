@@ -80,8 +80,11 @@ export const numberRules = Object.freeze({
   "request-deadline": { integer: true, min: 1, max: maxTimerMs },
   "max-wait": { integer: true, min: 0, max: maxTimerMs },
   "max-time": { integer: true, min: 1, max: maxTimerMs },
-  /** Minutes between the proxy's report snapshots; fractions allowed (0.5: every 30 s), within a timer's reach. */
-  "report-every": { integer: false, min: 0, above: true, max: Math.floor(maxTimerMs / 60_000) },
+  /**
+   * Minutes between the proxy's report snapshots; fractions allowed (0.5: every 30 s), from 0.005 (0.3 s: every
+   * report file rewritten more often is only load) to a timer's reach.
+   */
+  "report-every": { integer: false, min: 0.005, max: Math.floor(maxTimerMs / 60_000) },
 } satisfies Record<string, NumberRule>);
 
 function accepted(rule: NumberRule): string {

@@ -34,6 +34,8 @@ export interface Timings {
   readonly headersMs: number;
   /** Milliseconds until the body was read. */
   readonly totalMs: number;
+  /** False when nothing was measured (a recording without timings, its durations 0): no latency to tell. */
+  readonly measured?: false;
 }
 
 export interface Exchange {

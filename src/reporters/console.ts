@@ -45,6 +45,16 @@ function labelsText(prefix: string): string {
   return prefix === "" ? "" : ` · labels ${terminalSafe(prefix, true)}-*`;
 }
 
+/** ` · seed 42`, or nothing for traffic conform did not make (`proxy`, `verify`: no values were generated). */
+function seedText(seed: number, prefix: string): string {
+  return prefix === "" ? "" : ` · seed ${seed}`;
+}
+
+/** "1 suite", "3 cases". */
+function counted(count: number, noun: string): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
+}
+
 export interface ConsoleReporterInternals extends ConsoleReporterOptions {
   /** Delay before the progress bar first shows, in ms (default 1000: short runs never see it). */
   readonly progressDelayMs?: number;
@@ -284,7 +294,7 @@ export function createConsoleReporter(
           : paint(["red", "bold"], status === "errored" ? "✗ ERRORED" : "✗ FAILED");
     const latency = record.latency.summary();
     const facts = [
-      `${countsText(counts)} (${totalOf(counts)} cases)`,
+      `${countsText(counts)} (${counted(totalOf(counts), "case")})`,
       `${record.exchanges} exchanges${record.rateLimited ? `, ${record.rateLimited} × 429` : ""}${record.retries ? `, ${record.retries} retries` : ""}`,
       `${record.exercisedOperations()}/${record.coverage().total} operations`,
       ...(latency.p50Ms === null
@@ -308,7 +318,7 @@ export function createConsoleReporter(
       plannedCases = event.suites.reduce((sum, suite) => sum + suite.cases, 0);
       const target = `${terminalSafe(event.target.baseUrl, true)}${event.target.embedded ? " (embedded reference)" : ""}`;
       print(
-        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)} · seed ${event.seed} · ${event.suites.length} suites, ${plannedCases} cases · run ${terminalSafe(event.runId, true)}${labelsText(event.labelPrefix)}`)}`,
+        `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)}${seedText(event.seed, event.labelPrefix)} · ${counted(event.suites.length, "suite")}, ${counted(plannedCases, "case")} · run ${terminalSafe(event.runId, true)}${labelsText(event.labelPrefix)}`)}`,
       );
     },
     "suite-started": (event) => {

@@ -299,7 +299,7 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
 <body>
 <main>
 <header>
-<h1>${title} ${statusBadge(status)}</h1>
+<h1>${title} ${record.snapshot && counts.passed + counts.failed + counts.errored === 0 ? html`<span class="badge skipped">no traffic judged yet</span>` : statusBadge(status)}</h1>
 ${record.ended ? html`` : html`<p class="incomplete"><b>The run stopped before it finished: this report holds what it reported until then.</b></p>`}
 ${record.snapshot ? html`<p class="incomplete" id="snapshot"><b>Snapshot ${record.snapshot.sequence}, taken at ${record.snapshot.takenAt} while the run goes on: what it judged until then. The report written when it stops replaces this one.</b></p>` : html``}
 <dl class="meta" id="summary">

@@ -32,19 +32,26 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
   const status = record.status;
   const duration = record.durationMs === undefined ? "" : ` in ${formatDuration(record.durationMs)}`;
   const lines: string[] = [];
+  // Errored with no case failed or errored: nothing was judged (every case skipped, or no traffic through a proxy).
+  const nothingJudged = counts.passed + counts.failed + counts.errored === 0;
   const verdict = record.snapshot
-    ? `snapshot (${status} so far)`
+    ? nothingJudged
+      ? "snapshot: no traffic judged yet"
+      : `snapshot (${status} so far)`
     : status === "passed"
       ? "passed"
       : status === "interrupted"
         ? "was interrupted"
-        : status;
+        : status === "errored" && nothingJudged
+          ? "judged nothing"
+          : status;
+  const mark = record.snapshot && nothingJudged ? "⏳" : statusMark[status];
   lines.push(
-    `### ${statusMark[status]} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${counts.interrupted > 0 ? `, ${counts.interrupted} interrupted` : ""}${duration}`,
+    `### ${mark} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${counts.interrupted > 0 ? `, ${counts.interrupted} interrupted` : ""}${duration}`,
   );
   lines.push("");
   lines.push(
-    `Target ${codeSpan(started.target.baseUrl)}${started.target.embedded ? " (embedded reference)" : ""} · spec ${codeSpan(started.spec.version)} · seed ${codeSpan(String(started.seed))} · run ${codeSpan(started.runId)}`,
+    `Target ${codeSpan(started.target.baseUrl)}${started.target.embedded ? " (embedded reference)" : ""} · spec ${codeSpan(started.spec.version)}${started.labelPrefix === "" ? "" : ` · seed ${codeSpan(String(started.seed))}`} · run ${codeSpan(started.runId)}`,
   );
   if (!record.ended)
     lines.push("", "**The run stopped before it finished: this summary holds what it reported until then.**");

@@ -100,6 +100,8 @@ export function readCassette(text: string, startedAt = Date.now()): ObservedExch
       startedAt: started,
       headersMs: duration,
       totalMs: duration,
+      // An empty or absent duration (the real SDK's cassettes): nothing was measured, not 0 ms.
+      ...(duration === 0 ? { measured: false as const } : {}),
       recording,
     };
   });

@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { Agent, request } from "undici";
-import { ConfigError } from "../core/errors.ts";
+import { ConfigError, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
@@ -233,10 +233,24 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   options.onListening?.(`${scheme}://${shown}:${address.port}`);
   const limited = runSignal(options.signal, config.maxTimeMs);
+  // A snapshot is not taken while the previous one is still being written (a slow disk, a short period): that tick
+  // is skipped, so the reports are never written over each other nor queued up behind a slow write.
+  let writing = false;
   const snapshots =
     options.reportEveryMs === undefined
       ? undefined
-      : setInterval(() => session.snapshot(), options.reportEveryMs);
+      : setInterval(() => {
+          if (writing) return;
+          writing = true;
+          session.snapshot();
+          // A listener's failure is kept by the bus and thrown by the last flush; a snapshot's is told by its line.
+          bus
+            .flush()
+            .catch(() => undefined)
+            .finally(() => {
+              writing = false;
+            });
+        }, options.reportEveryMs);
   try {
     await new Promise<void>((resolve) => {
       if (limited.signal.aborted) resolve();
@@ -246,6 +260,12 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     clearInterval(snapshots);
     limited.stop();
   }
+  const reason: unknown = limited.signal.reason;
+  if (reason instanceof RunTimedOut)
+    bus.emit({
+      type: "warning",
+      message: `the proxy reached its time limit of ${reason.limitMs} ms (--max-time): it stops and writes the reports of what it judged`,
+    });
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();

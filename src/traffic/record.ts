@@ -40,6 +40,8 @@ export interface ObservedExchange {
   readonly startedAt: number;
   readonly headersMs: number;
   readonly totalMs: number;
+  /** False when the recording holds no timings (a cassette without durations): its 0 ms are not a latency. */
+  readonly measured?: false;
   /** Set when the recording said so (a HAR of conform's own run). */
   readonly breaks?: string;
   /** What the recording it comes from may lack (shared by the exchanges of one file). */
@@ -166,7 +168,12 @@ export class ExchangeRecorder {
       error: response
         ? undefined
         : (observed.error ?? { code: "NO_RESPONSE", message: "no response recorded" }),
-      timings: { startedAt: observed.startedAt, headersMs: observed.headersMs, totalMs: observed.totalMs },
+      timings: {
+        startedAt: observed.startedAt,
+        headersMs: observed.headersMs,
+        totalMs: observed.totalMs,
+        ...(observed.measured === false ? { measured: false as const } : {}),
+      },
       operationId: this.#match(observed.method, observed.url),
       retries: 0,
     };

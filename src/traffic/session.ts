@@ -51,7 +51,8 @@ interface Source {
   readonly started: number;
   exchanges: number;
   unmatched: number;
-  readonly unmatchedSeen: Set<string>;
+  /** Distinct unmatched requests (`METHOD /path`), the first {@link unmatchedListed}, each with how often it came. */
+  readonly unmatchedSeen: Map<string, number>;
   finished: boolean;
 }
 
@@ -65,6 +66,8 @@ export class TrafficSession {
   readonly #sources = new Map<string, Source>();
   readonly #started = performance.now();
   readonly #counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 };
+  /** Requests the target never answered, by the transport's code (ECONNREFUSED): why nothing may have been judged. */
+  readonly #unanswered = new Map<string, number>();
   #snapshots = 0;
 
   constructor(
@@ -114,7 +117,7 @@ export class TrafficSession {
       started: performance.now(),
       exchanges: 0,
       unmatched: 0,
-      unmatchedSeen: new Set(),
+      unmatchedSeen: new Map(),
       finished: false,
     });
     bus.emit({ type: "suite-started", suiteId: id, title, tags: ["read-only"] });
@@ -134,9 +137,15 @@ export class TrafficSession {
     if (exchange.response && !exchange.operationId) {
       source.unmatched += 1;
       const url = new URL(exchange.request.url);
-      if (source.unmatchedSeen.size < unmatchedListed)
-        source.unmatchedSeen.add(`${exchange.request.method.toUpperCase()} ${url.pathname}`);
+      const key = `${exchange.request.method.toUpperCase()} ${url.pathname}`;
+      const seen = source.unmatchedSeen.get(key);
+      if (seen !== undefined) source.unmatchedSeen.set(key, seen + 1);
+      else if (source.unmatchedSeen.size < unmatchedListed) source.unmatchedSeen.set(key, 1);
       return;
+    }
+    if (!exchange.response) {
+      const code = exchange.error?.code ?? "TRANSPORT";
+      this.#unanswered.set(code, (this.#unanswered.get(code) ?? 0) + 1);
     }
     const record = (result: CheckResult, judged: Exchange) => {
       const recorded = source.tally.add(result, judged);
@@ -160,7 +169,7 @@ export class TrafficSession {
     if (source.unmatched > 0) {
       bus.emit({
         type: "warning",
-        message: `${source.id}: ${exchangesText(source.unmatched)} matched no operation of the description (not judged): ${[...source.unmatchedSeen].join(", ")}`,
+        message: `${source.id}: ${unmatchedText(source, true)}: ${unmatchedList(source)}`,
       });
     }
     this.#counts[end.case.status] += 1;
@@ -172,13 +181,7 @@ export class TrafficSession {
   #endOf(source: Source): { readonly case: CaseFinished; readonly suite: SuiteFinished } {
     const { tally } = source;
     const logs: string[] = [exchangesText(source.exchanges)];
-    if (source.unmatched > 0) {
-      const listed = [...source.unmatchedSeen];
-      const more = source.unmatched > listed.length ? ` (first ${listed.length} distinct listed)` : "";
-      logs.push(
-        `${exchangesText(source.unmatched)} matched no operation of the description${more}: ${listed.join(", ")}`,
-      );
-    }
+    if (source.unmatched > 0) logs.push(`${unmatchedText(source)}: ${unmatchedList(source)}`);
     const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
     const durationMs = performance.now() - source.started;
     return {
@@ -242,8 +245,22 @@ export class TrafficSession {
   finish(signal?: AbortSignal): RunFinished {
     for (const id of this.#sources.keys()) this.finishSource(id);
     const finished = this.#finished({ ...this.#counts }, signal);
+    if (finished.counts.passed + finished.counts.failed + finished.counts.errored === 0)
+      this.#input.bus.emit({ type: "warning", message: this.#nothingJudged() });
     this.#input.bus.emit(finished);
     return finished;
+  }
+
+  /**
+   * Why nothing was judged, in one line: `nothing judged: no exchange of an operation of the description; the
+   * target did not answer (ECONNREFUSED) 1×`, or that no traffic came at all.
+   */
+  #nothingJudged(): string {
+    const exchanges = [...this.#sources.values()].reduce((sum, source) => sum + source.exchanges, 0);
+    if (exchanges === 0) return "nothing judged: no traffic came";
+    const unanswered = [...this.#unanswered].map(([code, count]) => `(${code}) ${count}×`);
+    const why = unanswered.length === 0 ? "" : `; the target did not answer ${unanswered.join(", ")}`;
+    return `nothing judged: no exchange of an operation of the description${why}`;
   }
 
   /** The run's end with these counts: the verdict on what was judged. */
@@ -276,6 +293,30 @@ export class TrafficSession {
       groups: this.#groups.summary(),
     };
   }
+}
+
+/**
+ * `4 exchanges matched no operation of the description (3 distinct)`: the distinct count when some repeat, and how
+ * many more were not listed.
+ */
+function unmatchedText(source: Source, notJudged = false): string {
+  const listed = [...source.unmatchedSeen.values()].reduce((sum, count) => sum + count, 0);
+  const more = source.unmatched - listed;
+  const distinct =
+    more > 0
+      ? ` (${source.unmatchedSeen.size} distinct listed, ${more} more not)`
+      : source.unmatchedSeen.size < source.unmatched
+        ? ` (${source.unmatchedSeen.size} distinct)`
+        : "";
+  const said = notJudged ? ` and ${source.unmatched === 1 ? "was" : "were"} not judged` : "";
+  return `${exchangesText(source.unmatched)} matched no operation of the description${said}${distinct}`;
+}
+
+/** `POST /v4/a, DELETE /v4/b ×2`: each distinct request listed once, with how often it came. */
+function unmatchedList(source: Source): string {
+  return [...source.unmatchedSeen]
+    .map(([request, count]) => (count > 1 ? `${request} ×${count}` : request))
+    .join(", ");
 }
 
 /** "1 exchange", "3 exchanges". */

@@ -56,6 +56,13 @@ function sourceIds(files: readonly string[]): string[] {
 /** A recording that kept every header (HAR): still one conform did not make. */
 const wholeRecording: RecordingGaps = Object.freeze({});
 
+/** The files judged, for the header: the first few and how many more (each file's suite names it in full). */
+function filesText(files: readonly string[]): string {
+  const shown = 3;
+  if (files.length <= shown + 1) return files.join(", ");
+  return `${files.slice(0, shown).join(", ")} and ${files.length - shown} more`;
+}
+
 export interface VerifyOptions extends RunOptions {
   readonly files: readonly string[];
   /** The API's base URL in the recordings, when the path after `/v<N>` does not find the operation. */
@@ -87,7 +94,7 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
       spec,
       checks,
       bus,
-      target: options.files.join(", "),
+      target: filesText(options.files),
       toolVersion: options.toolVersion,
       keptBodyBytes: config.keptBodyBytes,
       keptReportBytes: config.keptReportBytes,

@@ -209,8 +209,38 @@ describe("conform proxy --report-every", () => {
     }
   });
 
+  it("a proxy waiting for traffic says so in its snapshots, and why it judged nothing when it stops", async () => {
+    const reportDir = join(root, "waiting");
+    // Port 9 (discard) on loopback: nothing listens there, the connection is refused.
+    const proxy = startProxy("http://127.0.0.1:9", reportDir, [
+      "--reporter",
+      "console,json,html,markdown",
+      "--report-every",
+      "0.005",
+    ]);
+    const url = await proxy.url;
+    const latest = join(reportDir, "latest");
+    const summary = await until(
+      () =>
+        reportNow(join(latest, "report.json"))?.snapshot
+          ? readFileSync(join(latest, "summary.md"), "utf8")
+          : undefined,
+      "a snapshot",
+      proxy.output,
+    );
+    expect(summary.split("\n")[0]).toMatch(/^### ⏳ conform snapshot: no traffic judged yet: 0 failed/);
+    expect(readFileSync(join(latest, "report.html"), "utf8")).toContain("no traffic judged yet");
+    expect((await request(`${url}/v4/regions`)).statusCode).toBe(502);
+    proxy.child.kill("SIGTERM");
+    expect(await proxy.exited, proxy.output()).toBe(143);
+    expect(proxy.output()).toContain(
+      "⚠ nothing judged: no exchange of an operation of the description; the target did not answer (ECONNREFUSED) 1×",
+    );
+  });
+
   it.each([
-    ["0", "--report-every 0: give a number above 0, up to 35791"],
+    ["0", "--report-every 0: give a number from 0.005 to 35791"],
+    ["0.0001", "--report-every 0.0001: give a number from 0.005 to 35791"],
     ["1e3", "--report-every is not a number"],
   ])("refuses --report-every %s (exit 2)", async (value, message) => {
     const proxy = startProxy("http://127.0.0.1:9", join(root, "refused"), ["--report-every", value]);

@@ -44,6 +44,24 @@ describe("console reporter", () => {
     expect(text).not.toContain("FAIL");
   });
 
+  it("traffic conform did not make (labels nothing): no seed, singulars, no latency when none was measured", async () => {
+    const events = allGreenRun().map((event): RunEvent => {
+      if (event.type === "run-started")
+        return { ...event, seed: 0, labelPrefix: "", suites: [{ ...event.suites[0]!, cases: 1 }] };
+      if (event.type === "exchange")
+        return {
+          ...event,
+          exchange: { ...event.exchange, timings: { ...event.exchange.timings, measured: false } },
+        };
+      return event;
+    });
+    const lines = (await output(events)).trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      "conform 0.1.0 → https://127.0.0.1:8443/v4 (embedded reference)  spec 4.189.0 · 1 suite, 1 case · run 20250301T120000Z-green",
+    );
+    expect(lines.at(-2)).toBe("✓ PASSED  5 passed (5 cases) · 7 exchanges · 3/6 operations · 1.25 s");
+  });
+
   it("a block per failure group: check, size, shape, then each failure with its case, expected/actual, operation, response, curl, seed and replay", async () => {
     const text = await output(failingRun());
     const blocks = text.split("\n── ").slice(1);

@@ -85,6 +85,16 @@ describe("conform verify on the real service's Go SDK cassettes", () => {
       );
     },
   );
+
+  it("lists each operation the description lacks once, with its repeats", async () => {
+    const { warnings, cases } = await verify([
+      join(fixtures, "differences", "TestIPAddress_Instance_Allocate.yaml"),
+    ]);
+    const line =
+      "4 exchanges matched no operation of the description and were not judged (3 distinct): POST /v4beta/compute/instances/82378688/configs, DELETE /v4beta/networking/reserved/ips/192.0.2.0, DELETE /v4beta/compute/instances/82378688/ips/192.0.2.0 ×2";
+    expect(warnings).toContain(`verify:TestIPAddress_Instance_Allocate.yaml: ${line}`);
+    expect(cases[0]?.logs).toContain(line.replace(" and were not judged", ""));
+  });
 });
 
 describe("the cassette converter renames the brand word as the description does", () => {

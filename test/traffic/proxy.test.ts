@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { RunEvent, RunFinished, RunSnapshot } from "../../src/core/events.ts";
 import { createReferenceServer } from "../../src/reference/server.ts";
 import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
+import type { RunOptions } from "../../src/runner/run.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { runProxy } from "../../src/traffic/proxy.ts";
 import { runSuites } from "../helpers/run-suites.ts";
@@ -32,7 +33,12 @@ interface Proxy {
 
 async function startProxy(
   target: string,
-  more: { config?: Partial<RunConfig>; httpsCertFile?: string; reportEveryMs?: number } = {},
+  more: {
+    config?: Partial<RunConfig>;
+    httpsCertFile?: string;
+    reportEveryMs?: number;
+    listeners?: RunOptions["listeners"];
+  } = {},
 ): Promise<Proxy> {
   const events: RunEvent[] = [];
   const controller = new AbortController();
@@ -47,7 +53,7 @@ async function startProxy(
       ...(more.httpsCertFile ? { httpsCertFile: more.httpsCertFile } : {}),
       ...(more.reportEveryMs ? { reportEveryMs: more.reportEveryMs } : {}),
       runId: "20261124T000000Z-proxy",
-      listeners: [(event) => void events.push(event)],
+      listeners: [(event) => void events.push(event), ...(more.listeners ?? [])],
       signal: controller.signal,
       toolVersion: "test",
       target,
@@ -84,6 +90,9 @@ async function send(
   const text = await answer.body.text();
   return { status: answer.statusCode, headers: answer.headers, text };
 }
+
+const warningsOf = (events: readonly RunEvent[]) =>
+  events.flatMap((event) => (event.type === "warning" ? [event.message] : []));
 
 const failedChecks = (events: readonly RunEvent[]) =>
   new Set(
@@ -295,10 +304,52 @@ describe("while it runs, and how it stops", () => {
     expect((proxy.events.at(-1) as RunFinished).exchanges).toBe(2);
   });
 
-  it("stops at --max-time by itself; having judged nothing, it exits 2", async () => {
+  it("stops at --max-time by itself, saying so; having judged nothing, it exits 2 and says why", async () => {
     const proxy = await startProxy("http://127.0.0.1:9", { config: { maxTimeMs: 50 } });
     const finished = await proxy.finished;
     expect(finished).toMatchObject({ status: "errored", exitCode: 2, exchanges: 0 });
+    expect(warningsOf(proxy.events)).toEqual([
+      "the proxy reached its time limit of 50 ms (--max-time): it stops and writes the reports of what it judged",
+      "nothing judged: no traffic came",
+    ]);
+  });
+
+  it("having judged nothing because the target did not answer, says so in one line", async () => {
+    // Port 9 (discard) on loopback: nothing listens there, the connection is refused.
+    const proxy = await startProxy("http://127.0.0.1:9");
+    try {
+      expect((await send(`${proxy.url}/v4/regions`)).status).toBe(502);
+    } finally {
+      await proxy.stop();
+    }
+    expect(warningsOf(proxy.events)).toEqual([
+      "nothing judged: no exchange of an operation of the description; the target did not answer (ECONNREFUSED) 1×",
+    ]);
+  });
+
+  it("never takes a snapshot while the previous one is still being written", async () => {
+    const server = await createReferenceServer({ http: true });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A reporter whose first snapshot takes as long as the test wants (a slow disk).
+    const slow = (event: RunEvent) => (event.type === "run-snapshot" ? released : undefined);
+    const proxy = await startProxy(new URL(server.baseUrl).origin, { reportEveryMs: 5, listeners: [slow] });
+    const taken = () => proxy.events.filter((event) => event.type === "run-snapshot").length;
+    try {
+      for (let look = 0; look < 400 && taken() === 0; look += 1) await sleep(25);
+      expect(taken()).toBe(1);
+      // Many periods pass while the first is written: none of them takes another.
+      await sleep(200);
+      expect(taken()).toBe(1);
+      release();
+      for (let look = 0; look < 400 && taken() < 2; look += 1) await sleep(25);
+      expect(taken()).toBeGreaterThanOrEqual(2);
+    } finally {
+      release();
+      await proxy.stop().finally(() => server.close());
+    }
   });
 });
 

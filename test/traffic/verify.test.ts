@@ -156,7 +156,7 @@ describe("go-vcr cassettes", () => {
       expect(finished.exitCode).toBe(0);
       const warnings = events.filter((event) => event.type === "warning").map((event) => event.message);
       expect(warnings.join("\n")).toContain(
-        "1 exchange matched no operation of the description (not judged): GET /v4/not-in-the-description",
+        "1 exchange matched no operation of the description and was not judged: GET /v4/not-in-the-description",
       );
     },
   );

@@ -41,7 +41,7 @@ function builder(yargs: Argv) {
     .option("report-every", {
       coerce: plainNumber,
       describe:
-        "Also write the reports every N minutes while it runs (fractions allowed: 0.5 is 30 s), as snapshots of what was judged so far (report.json: complete false, snapshot set); stopping writes the final ones",
+        "Also write the reports every N minutes while it runs (from 0.005; fractions allowed: 0.5 is 30 s), as snapshots of what was judged so far (report.json: complete false, snapshot set); stopping writes the final ones",
     })
     .option("max-time", {
       coerce: plainNumber,

@@ -98,7 +98,7 @@ export class RunRecord {
       this.exchangesSeen += 1;
       this.retriesSeen += exchange.retries;
       if (exchange.response?.status === 429) this.rateLimitedSeen += 1;
-      this.latency.record(exchange.timings.totalMs);
+      if (exchange.timings.measured !== false) this.latency.record(exchange.timings.totalMs);
       if (exchange.operationId !== undefined && exchange.response !== undefined) {
         let statuses = this.#statusesSeen.get(exchange.operationId);
         if (!statuses) {
