@@ -1,6 +1,6 @@
 /**
  * The console reporter: a progress bar while a long run goes (only on a terminal, never under CI), one line per
- * suite (✓/✗, counts, duration), then a block per failure group, largest first (the engine's grouping: the check,
+ * suite (✓/✗, counts, duration) and a line per reason its skipped cases were skipped, then a block per failure group, largest first (the engine's grouping: the check,
  * the message's shape, "N failures in M cases", the operations, the first few failures in full, each with its case,
  * expected vs actual, a response excerpt, the curl line that reproduces it with the token as `$CONFORM_TOKEN`, and
  * for a generated case its seed and replay command; the rest counted), the groups again one line each, and a final
@@ -29,6 +29,9 @@ import { terminalSafe } from "./_internals/text.ts";
 import type { ConsoleReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 type Style = Parameters<typeof styleText>[0];
+
+/** Skipped cases named per reason on the console; the rest are counted (every one is in the reports). */
+const skippedNamed = 3;
 
 const suiteMark: Record<SuiteStatus, { mark: string; style: Style }> = {
   passed: { mark: "✓", style: "green" },
@@ -137,6 +140,21 @@ export function createConsoleReporter(
     const title =
       suite && suite.title !== suite.id ? `  ${paint("gray", terminalSafe(suite.title, true))}` : "";
     return `${paint(style, mark)} ${paint("bold", terminalSafe(event.suiteId, true))}${title}  ${countsText(event.counts)}  ${paint("gray", `(${formatDuration(event.durationMs)})`)}`;
+  };
+
+  /** One gray line per reason a suite's cases were skipped, naming the first few: nothing left out unsaid. */
+  const skipLines = (suiteId: string): string[] => {
+    const byReason = new Map<string, string[]>();
+    for (const one of record.suites.get(suiteId)?.cases ?? []) {
+      if (one.status !== "skipped") continue;
+      const reason = one.skipReason ?? "no reason given";
+      byReason.set(reason, [...(byReason.get(reason) ?? []), one.caseId]);
+    }
+    return [...byReason].map(([reason, ids]) => {
+      const named = ids.slice(0, skippedNamed).join(", ");
+      const more = ids.length > skippedNamed ? ` and ${ids.length - skippedNamed} more` : "";
+      return paint("gray", `  - skipped ${terminalSafe(named, true)}${more}: ${terminalSafe(reason, true)}`);
+    });
   };
 
   const textOptions = (): FailureTextOptions => ({
@@ -334,6 +352,7 @@ export function createConsoleReporter(
     "suite-finished": (event) => {
       record.hooks["suite-finished"](event);
       print(suiteLine(event));
+      for (const line of skipLines(event.suiteId)) print(line);
       drawBar(true);
     },
     "rate-limit-wait": (event) => {

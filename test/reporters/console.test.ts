@@ -44,6 +44,33 @@ describe("console reporter", () => {
     expect(text).not.toContain("FAIL");
   });
 
+  it("says after a suite's line why its cases were skipped, a line per reason naming the first few", async () => {
+    const reasons = [
+      "needs the costly tag (--tag costly)",
+      "needs the costly tag (--tag costly)",
+      "no 202 documented",
+    ];
+    let skippedSoFar = 0;
+    const events = allGreenRun().map((event): RunEvent => {
+      if (event.type !== "case-finished" || event.suiteId !== "instances-read") return event;
+      const skipReason = reasons[skippedSoFar++];
+      return skipReason ? { ...event, status: "skipped", skipReason } : event;
+    });
+    const lines = (await output(events)).trimEnd().split("\n");
+    const at = lines.findIndex((line) => line.startsWith("✓ instances-read"));
+    const caseIds = allGreenRun()
+      .filter(
+        (event): event is CaseFinished =>
+          event.type === "case-finished" && event.suiteId === "instances-read",
+      )
+      .map((event) => event.caseId);
+    expect(lines.slice(at + 1, at + 3)).toEqual([
+      `  - skipped ${caseIds[0]}, ${caseIds[1]}: needs the costly tag (--tag costly)`,
+      `  - skipped ${caseIds[2]}: no 202 documented`,
+    ]);
+    expect(lines[at + 3]).toMatch(/^✓ pagination/);
+  });
+
   it("traffic conform did not make (labels nothing): no seed, singulars, no latency when none was measured", async () => {
     const events = allGreenRun().map((event): RunEvent => {
       if (event.type === "run-started")
