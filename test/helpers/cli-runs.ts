@@ -94,9 +94,10 @@ export function useCliRuns() {
       "--report-dir",
       reportDir,
     ]);
-    // `latest/` is mirrored when the reports are closed; a second signal writes only the run's own report.json.
+    // `latest/` is mirrored when the reports are closed; a second signal writes only the run's own report.json, and
+    // one that comes while the mirror is being swapped leaves its hidden staging copy (`.latest.<pid>.<n>.tmp`).
     const report = () => {
-      const runs = readdirSync(reportDir).filter((name) => name !== "latest");
+      const runs = readdirSync(reportDir).filter((name) => name !== "latest" && !name.startsWith("."));
       const file = existsSync(join(reportDir, "latest", "report.json"))
         ? join(reportDir, "latest", "report.json")
         : join(reportDir, runs.length === 1 ? runs[0]! : "latest", "report.json");
