@@ -180,6 +180,23 @@ describe("terminal and markdown safety", () => {
   });
 });
 
+/** A failed case of suite/case with these results and nothing else. */
+function failedCase(results: CheckResult[]): CaseFinished {
+  return {
+    type: "case-finished",
+    suiteId: "suite",
+    caseId: "case",
+    title: "a case",
+    tags: [],
+    status: "failed",
+    durationMs: 1,
+    results,
+    passedChecks: 0,
+    exchanges: [],
+    exchangeCount: 0,
+  };
+}
+
 describe("failure text: reproductions", () => {
   const own = (property: string) => ({
     seed: 7,
@@ -194,17 +211,7 @@ describe("failure text: reproductions", () => {
     ...(reproduction ? { reproduction } : {}),
   });
   const caseWith = (results: CheckResult[], reproduction: Reproduction): CaseFinished => ({
-    type: "case-finished",
-    suiteId: "suite",
-    caseId: "case",
-    title: "a case",
-    tags: [],
-    status: "failed",
-    durationMs: 1,
-    results,
-    passedChecks: 0,
-    exchanges: [],
-    exchangeCount: 0,
+    ...failedCase(results),
     reproduction,
     logs: ["a log line"],
   });
@@ -229,19 +236,8 @@ describe("failure text: reproductions", () => {
 });
 
 describe("failure text: an assertion's line", () => {
-  const caseFailing = (checkId: string, message: string): CaseFinished => ({
-    type: "case-finished",
-    suiteId: "suite",
-    caseId: "case",
-    title: "a case",
-    tags: [],
-    status: "failed",
-    durationMs: 1,
-    results: [{ checkId, exchangeId: undefined, outcome: { status: "failed", message } }],
-    passedChecks: 0,
-    exchanges: [],
-    exchangeCount: 0,
-  });
+  const caseFailing = (checkId: string, message: string): CaseFinished =>
+    failedCase([{ checkId, exchangeId: undefined, outcome: { status: "failed", message } }]);
 
   it.each([
     // `t.expect(name, ok)` with no message of its own: its name is said once.
