@@ -1,8 +1,14 @@
 /**
  * `rate-limit-headers`: `X-RateLimit-Limit`, `-Remaining` and `-Reset` are present, integers, and consistent:
  * 1 <= Limit, 0 <= Remaining <= Limit, and Reset (UTC epoch seconds, cloud-api-v4 "Limits") is neither in the past
- * of the moment the response arrived (1 s of clock skew allowed) nor more than a day ahead. Exact values differ per
- * account and endpoint (facts.md "Conventions"), so only presence, type and consistency are judged.
+ * nor more than a day ahead. Exact values differ per account and endpoint (facts.md "Conventions"), so only
+ * presence, type and consistency are judged.
+ *
+ * "Now" is the answer's own `Date` (RFC 9110 §6.6.1: when the target made it, on the clock that wrote Reset) where
+ * it carries a readable one, else the request's start for "past" and its receipt for "ahead": never the moment
+ * conform got round to judging it, so a stall on our side (a busy event loop, a loaded machine, a slow network)
+ * never counts against the target. {@link skewMs} is allowed either way: Date's one-second resolution, or the
+ * difference between the target's clock and ours.
  *
  * Where they are required: on an answer whose response in the loaded description (matched by status: exact,
  * range, default) documents them; elsewhere their absence is skipped with the reason (a description that documents
@@ -13,7 +19,7 @@
  */
 import { failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf } from "../spec/conventions.ts";
-import { parseInteger } from "./_internals/http-values.ts";
+import { parseHttpDate, parseInteger } from "./_internals/http-values.ts";
 import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
 import { type CheckContext, type CheckDefinition, notRecorded } from "./types.ts";
 
@@ -30,14 +36,15 @@ const lowerNames = {
   reset: names.reset.toLowerCase(),
 } as const;
 
-const skewMs = 1000;
+/** How far Reset may stray past the instant it is judged against (stated in the failure's `expected`). */
+export const skewMs = 1000;
 const dayMs = 86_400_000;
 
 export const rateLimitHeaders: CheckDefinition = {
   id: "rate-limit-headers",
   title: "X-RateLimit-Limit, -Remaining and -Reset are present and consistent",
   check(context, exchange) {
-    const { spec, operation, receivedAt } = context;
+    const { spec, operation, sentAt, receivedAt } = context;
     const { response } = exchange;
     const { headers } = response;
     // Every answer is judged here: the common one (all three present and consistent) allocates nothing.
@@ -55,8 +62,7 @@ export const rateLimitHeaders: CheckDefinition = {
         limit >= 1 &&
         remaining >= 0 &&
         remaining <= limit &&
-        reset * 1000 >= receivedAt - skewMs &&
-        reset * 1000 <= receivedAt + dayMs + skewMs
+        withinWindow(reset * 1000, headers.date, sentAt, receivedAt)
       )
         return passed;
     }
@@ -117,22 +123,65 @@ export const rateLimitHeaders: CheckDefinition = {
       problems.push(`${names.remaining} ${remaining} exceeds ${names.limit} ${limit}`);
     }
     if (reset !== undefined) {
-      const resetMs = reset * 1000;
-      if (resetMs < receivedAt - skewMs) {
-        const hint = reset < 1e9 ? " (seconds until the reset instead of epoch seconds?)" : "";
-        problems.push(`${names.reset} ${reset} is ${seconds(receivedAt - resetMs)} in the past${hint}`);
-      } else if (resetMs > receivedAt + dayMs + skewMs) {
-        const hint = reset > 1e11 ? " (milliseconds instead of epoch seconds?)" : "";
-        problems.push(`${names.reset} ${reset} is more than a day ahead${hint}`);
-      }
+      const problem = resetProblem(reset, headers.date, sentAt, receivedAt);
+      if (problem) problems.push(problem);
     }
     if (problems.length === 0) return passed;
     return failed(problems.join("; "), {
-      expected: "Limit >= 1, 0 <= Remaining <= Limit, Reset within a day from now (epoch seconds)",
+      expected: `Limit >= 1, 0 <= Remaining <= Limit, Reset (epoch seconds) within a day after the answer's Date, or after the request's start without one (${skewMs / 1000} s of skew allowed)`,
       actual: Object.fromEntries(fields.map((field) => [names[field], raw[field]])),
     });
   },
 };
+
+/**
+ * The instants Reset is judged between: the answer's own Date both ways where it carries a readable one, else the
+ * request's start (the answer cannot predate it) and its receipt (it cannot come later).
+ */
+function instants(
+  dateText: string | undefined,
+  sentAt: number,
+  receivedAt: number,
+): { earliest: number; latest: number; dated: boolean } {
+  const date = dateText === undefined ? undefined : dateOf(dateText);
+  return date === undefined
+    ? { earliest: sentAt, latest: receivedAt, dated: false }
+    : { earliest: date, latest: date, dated: true };
+}
+
+function withinWindow(resetMs: number, dateText: string | undefined, sentAt: number, receivedAt: number) {
+  const { earliest, latest } = instants(dateText, sentAt, receivedAt);
+  return resetMs >= earliest - skewMs && resetMs <= latest + dayMs + skewMs;
+}
+
+function resetProblem(
+  reset: number,
+  dateText: string | undefined,
+  sentAt: number,
+  receivedAt: number,
+): string | undefined {
+  const resetMs = reset * 1000;
+  const { earliest, latest, dated } = instants(dateText, sentAt, receivedAt);
+  if (resetMs < earliest - skewMs) {
+    const hint = reset < 1e9 ? " (seconds until the reset instead of epoch seconds?)" : "";
+    const against = dated ? "before the answer's own Date" : "before the request was sent";
+    return `${names.reset} ${reset} is ${seconds(earliest - resetMs)} ${against}${hint}`;
+  }
+  if (resetMs > latest + dayMs + skewMs) {
+    const hint = reset > 1e11 ? " (milliseconds instead of epoch seconds?)" : "";
+    const ahead = dated ? " of the answer's own Date" : "";
+    return `${names.reset} ${reset} is more than a day ahead${ahead}${hint}`;
+  }
+  return undefined;
+}
+
+/** One answer's Date is most often the previous one's (a second holds many answers): parsed once. */
+let lastDate: { readonly text: string; readonly ms: number | undefined } = { text: "", ms: undefined };
+
+function dateOf(text: string): number | undefined {
+  if (text !== lastDate.text) lastDate = { text, ms: parseHttpDate(text) };
+  return lastDate.ms;
+}
 
 function documented(spec: CheckContext["spec"], field: Field): boolean {
   return conventionsOf(spec).documentedHeaders.has(names[field].toLowerCase());

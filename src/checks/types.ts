@@ -12,7 +12,12 @@ export interface CheckContext {
   readonly spec: ApiSpec;
   /** The operation the request matched; undefined when the spec has none for it. */
   readonly operation: OperationInfo | undefined;
-  /** Epoch ms when the response was received (for `X-RateLimit-Reset` in the future). */
+  /**
+   * Epoch ms when the request was sent: the earliest instant its answer can speak of. A time in the answer is
+   * judged against this (or the answer's own `Date`), never against when conform got round to judging it.
+   */
+  readonly sentAt: number;
+  /** Epoch ms when the response was received whole: the latest instant its answer can speak of. */
   readonly receivedAt: number;
   /**
    * Set when the exchange comes from a recording conform did not make (`conform verify`): what the recording may

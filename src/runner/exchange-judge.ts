@@ -58,6 +58,7 @@ export class ExchangeJudge {
     const context: { -readonly [K in keyof CheckContext]: CheckContext[K] } = {
       spec: this.#spec,
       operation,
+      sentAt: exchange.timings.startedAt,
       receivedAt: exchange.timings.startedAt + exchange.timings.totalMs,
     };
     if (recording) context.recording = recording;

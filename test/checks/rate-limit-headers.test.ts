@@ -144,7 +144,56 @@ describe("rate-limit-headers", () => {
     {
       name: "a Reset in the past fails",
       exchange: exchange(limits("400", "399", now - 90)),
-      outcome: { status: "failed", message: `X-RateLimit-Reset ${now - 90} is 90 s in the past` },
+      outcome: {
+        status: "failed",
+        message: `X-RateLimit-Reset ${now - 90} is 90 s before the request was sent`,
+        expected: expect.stringContaining("1 s of skew allowed"),
+      },
+    },
+    {
+      name: "a Reset passed while conform was stalled after the answer came passes: judged from the request's start",
+      context: context({ sentAt: receivedAt - 1000, receivedAt: receivedAt + 50_000 }),
+      exchange: exchange(limits("400", "399", now + 1)),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "a Reset at the answer's own Date passes, however late conform judged it",
+      context: context({ sentAt: receivedAt + 60_000, receivedAt: receivedAt + 90_000 }),
+      exchange: exchange({
+        headers: { ...limits("400", "399", now).headers, date: new Date(receivedAt).toUTCString() },
+      }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "a Reset 50 s before the answer's own Date fails, whatever conform's clock says",
+      context: context({ sentAt: receivedAt - 120_000 }),
+      exchange: exchange({
+        headers: { ...limits("400", "399", now - 50).headers, date: new Date(receivedAt).toUTCString() },
+      }),
+      outcome: {
+        status: "failed",
+        message: `X-RateLimit-Reset ${now - 50} is 50 s before the answer's own Date`,
+      },
+    },
+    {
+      name: "a Reset more than a day ahead of the answer's own Date fails",
+      exchange: exchange({
+        headers: { ...limits("400", "399", now + 86_402).headers, date: new Date(receivedAt).toUTCString() },
+      }),
+      outcome: {
+        status: "failed",
+        message: `X-RateLimit-Reset ${now + 86_402} is more than a day ahead of the answer's own Date`,
+      },
+    },
+    {
+      name: "an unreadable Date is no reference: the request's start is",
+      exchange: exchange({
+        headers: { ...limits("400", "399", now - 90).headers, date: "yesterday" },
+      }),
+      outcome: {
+        status: "failed",
+        message: `X-RateLimit-Reset ${now - 90} is 90 s before the request was sent`,
+      },
     },
     {
       name: "seconds-until-reset instead of epoch seconds fails with a hint",
@@ -152,7 +201,7 @@ describe("rate-limit-headers", () => {
       outcome: {
         status: "failed",
         message: expect.stringMatching(
-          /^X-RateLimit-Reset 42 is \d+ h in the past \(seconds until the reset instead of epoch seconds\?\)$/,
+          /^X-RateLimit-Reset 42 is \d+ h before the request was sent \(seconds until the reset instead of epoch seconds\?\)$/,
         ),
       },
     },

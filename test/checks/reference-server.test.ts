@@ -87,7 +87,10 @@ async function record(
     operationId: match?.operation.operationId,
     retries: 0,
   };
-  return { exchange, context: { spec: harness.spec, operation: match?.operation, receivedAt } };
+  return {
+    exchange,
+    context: { spec: harness.spec, operation: match?.operation, sentAt: startedAt, receivedAt },
+  };
 }
 
 const harness = await startReference({ http: true });

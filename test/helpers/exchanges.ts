@@ -229,6 +229,8 @@ export function context(
     readonly spec?: ApiSpec;
     readonly operation?: OperationInfo | undefined;
     readonly receivedAt?: number;
+    /** When the request was sent; default: 20 ms before `receivedAt`, as {@link exchange}'s timings say. */
+    readonly sentAt?: number;
     /** A recording that kept only these response headers on its answers (as a go-vcr cassette may). */
     readonly headersKept?: readonly string[];
   } = {},
@@ -236,6 +238,7 @@ export function context(
   return {
     spec: init.spec ?? stubSpec(),
     operation: "operation" in init ? init.operation : operation(),
+    sentAt: init.sentAt ?? (init.receivedAt ?? receivedAt) - 20,
     receivedAt: init.receivedAt ?? receivedAt,
     ...(init.headersKept ? { recording: { headersKept: new Set(init.headersKept) } } : {}),
   };
