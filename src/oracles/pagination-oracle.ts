@@ -236,3 +236,66 @@ export function judgeWalk(walk: readonly string[], reference: readonly string[])
     extra: [...seen].filter((key) => !referenceSet.has(key)),
   };
 }
+
+/** One page of a read, in order: its items' keys and the `results` its envelope said when it was read. */
+export interface PageKeys {
+  readonly keys: readonly string[];
+  readonly results: unknown;
+}
+
+/** An item shown again on a later page because items were added ahead of it while the pages were read. */
+export interface Shift {
+  readonly key: string;
+  /** Where it showed first and again: indices into the pages and into their items. */
+  readonly first: { readonly page: number; readonly item: number };
+  readonly again: { readonly page: number; readonly item: number };
+  /** How many places on it showed again, and how much `results` grew between the two reads. */
+  readonly moved: number;
+  readonly grew: number;
+}
+
+/** The repeats of a read page by page: the target's, and the shifts of a list that grew meanwhile. */
+export interface RepeatJudgement {
+  /** Keys shown more than once that no growth explains: on one page, or further on than `results` grew. */
+  readonly twice: readonly string[];
+  readonly shifts: readonly Shift[];
+}
+
+/**
+ * Tells the repeats of a list read page by page (pages 1, 2, ... at one size) apart. A list that gains items ahead
+ * of the pages still to read (a newest-first feed while others write) pushes its items on: the last items of a
+ * page show again at the start of the next. An item shown again on a later page no more places on than
+ * `results` grew between the two reads is such a shift: the list changed under the walk, as a full walk's
+ * snapshots would say. Any other repeat (twice on one page, or with `results` unchanged) is the target's.
+ * An item removed ahead of the pages still to read pulls the rest back instead: an item skipped, never one twice.
+ */
+export function judgeRepeats(pages: readonly PageKeys[]): RepeatJudgement {
+  const firstSeen = new Map<string, { page: number; item: number; position: number }>();
+  const twice = new Set<string>();
+  const shifts: Shift[] = [];
+  let offset = 0;
+  for (const [page, { keys, results }] of pages.entries()) {
+    for (const [item, key] of keys.entries()) {
+      const position = offset + item;
+      const first = firstSeen.get(key);
+      if (!first) {
+        firstSeen.set(key, { page, item, position });
+        continue;
+      }
+      const earlier = pages[first.page]!.results;
+      const grew = typeof results === "number" && typeof earlier === "number" ? results - earlier : 0;
+      const moved = position - first.position;
+      if (first.page < page && moved <= grew) {
+        shifts.push({
+          key,
+          first: { page: first.page, item: first.item },
+          again: { page, item },
+          moved,
+          grew,
+        });
+      } else twice.add(key);
+    }
+    offset += keys.length;
+  }
+  return { twice: [...twice], shifts };
+}

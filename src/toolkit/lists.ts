@@ -7,9 +7,10 @@
  *
  * A list or an answer with more pages than one walk reads ({@link maxWalkPages}) is read as far as a walk goes: the
  * pages read are judged (their envelopes), and the answer says it is not whole, so no caller judges completeness.
+ * Its repeats are told apart ({@link withoutShifts}): the list growing under the walk is no repeat of the target's.
  * @module
  */
-import { type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
+import { judgeRepeats, type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
@@ -203,6 +204,33 @@ export function pageHolding(answer: ListAnswer, keys: Iterable<string>, again = 
 /** Whether every answer was read whole. */
 export function allComplete(answer: ListAnswer | readonly ListAnswer[]): boolean {
   return Array.isArray(answer) ? answer.every((entry) => entry.complete) : (answer as ListAnswer).complete;
+}
+
+/**
+ * The items of an answer each once, and the keys it shows twice that are the target's doing (`twice`). An item
+ * shown again on a later page, no more places on than the list's `results` grew between the two reads, was pushed
+ * on by items added ahead of it while the pages were read (a newest-first feed while others write): the list
+ * changed under the walk, as a full walk's snapshots would say, which is no failure. Such shifts are said in a
+ * log line and their later showing left out; a repeat on one page, or with `results` unchanged, stays in `twice`.
+ */
+export function withoutShifts(
+  t: CaseContext,
+  list: ListTarget,
+  answer: ListAnswer,
+): { readonly items: readonly Item[]; readonly twice: readonly string[] } {
+  const pages = answer.reads.map((read) => read.body?.data ?? []);
+  const judged = judgeRepeats(
+    answer.reads.map((read, index) => ({ keys: pages[index]!.map(itemKey), results: read.body?.results })),
+  );
+  if (judged.shifts.length === 0) return { items: answer.items, twice: judged.twice };
+  const dropped = new Set(judged.shifts.map((shift) => `${shift.again.page}:${shift.again.item}`));
+  const items = pages.flatMap((data, page) => data.filter((_, item) => !dropped.has(`${page}:${item}`)));
+  const first = judged.shifts[0]!;
+  const resultsAt = (page: number) => String(answer.reads[page]?.body?.results);
+  t.log(
+    `${list.path}: ${judged.shifts.length} item(s) showed again on a later page while the list grew (results ${resultsAt(first.first.page)} on page ${first.first.page + 1}, ${resultsAt(first.again.page)} on page ${first.again.page + 1}): ${fewKeys(judged.shifts.map((shift) => shift.key))}; the list changed under the walk, each judged once`,
+  );
+  return { items, twice: judged.twice };
 }
 
 /** What a partial answer leaves unjudged, in one line (for the case's log). */

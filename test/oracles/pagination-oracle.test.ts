@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   aboveLimit,
   expectPage,
+  judgeRepeats,
   judgeWalk,
   lastPageBelowLimit,
   type PageQuery,
@@ -197,6 +198,49 @@ describe("pagination oracle: walks", () => {
       duplicated: ["b"],
       missing: ["c"],
       extra: ["d"],
+    });
+  });
+});
+
+describe("pagination oracle: repeats of a list read page by page", () => {
+  const page = (keys: string, results: unknown) => ({ keys: keys.split(""), results });
+  it.each<[string, ReturnType<typeof page>[], string[], string[]]>([
+    ["no repeat", [page("abc", 6), page("def", 6)], [], []],
+    [
+      "the last item of a page again at the start of the next while results grew by one: a shift",
+      [page("abc", 6), page("cde", 7)],
+      [],
+      ["c"],
+    ],
+    [
+      "two pushed on while results grew by two: shifts",
+      [page("abc", 6), page("bcd", 8), page("efg", 8)],
+      [],
+      ["b", "c"],
+    ],
+    ["twice on one page while results grew: the target's", [page("abb", 6), page("cde", 9)], ["b"], []],
+    [
+      "again on the next page with results unchanged: the target's",
+      [page("abc", 6), page("cde", 6)],
+      ["c"],
+      [],
+    ],
+    ["further on than results grew: the target's", [page("abc", 6), page("dea", 7)], ["a"], []],
+    ["results shrinking: the target's", [page("abc", 6), page("cde", 5)], ["c"], []],
+    ["results not a number: the target's", [page("abc", "6"), page("cde", "7")], ["c"], []],
+  ])("%s", (_name, pages, twice, shifted) => {
+    const judged = judgeRepeats(pages);
+    expect(judged.twice).toEqual(twice);
+    expect(judged.shifts.map((shift) => shift.key)).toEqual(shifted);
+  });
+
+  it("says where a shift showed first and again, how far it moved and how much the list grew", () => {
+    expect(judgeRepeats([page("abc", 6), page("bcd", 8)]).shifts[0]).toEqual({
+      key: "b",
+      first: { page: 0, item: 1 },
+      again: { page: 1, item: 0 },
+      moved: 2,
+      grew: 2,
     });
   });
 });

@@ -19,7 +19,10 @@ type Answer = (page: bigint, pageSize: number) => { data: object[]; pages: numbe
  * Answers every GET as a list. `page` / `page_size` are read as the pagination oracle says the described API reads
  * them (400 naming each parameter at fault, the last page above 2^64 / page_size); `page` is echoed exactly.
  */
-async function listServer(answer: Answer, results: number): Promise<{ server: Server; baseUrl: string }> {
+async function listServer(
+  answer: Answer,
+  results: number | (() => number),
+): Promise<{ server: Server; baseUrl: string }> {
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     const query = Object.fromEntries(
@@ -28,7 +31,7 @@ async function listServer(answer: Answer, results: number): Promise<{ server: Se
         return value === null ? [] : [[name, value]];
       }),
     );
-    const expected = expectPage(query, results, describedPageSize);
+    const expected = expectPage(query, typeof results === "number" ? results : results(), describedPageSize);
     response.setHeader("content-type", "application/json");
     if (request.method !== "GET" || expected.status !== "page") {
       const fields = expected.status === "refused" ? expected.fields : ["page"];
@@ -66,9 +69,30 @@ const honest = await listServer((page, pageSize) => {
     results: total,
   };
 }, total);
+/**
+ * Growing: a newest-first feed of 25,000 items that gains 2 at its head with every request, as the events feed does
+ * while other cases write: a walk sees the last items of a page again at the start of the next.
+ */
+let newest = total;
+const growing = await listServer(
+  (page, pageSize) => {
+    const start = page > BigInt(newest) ? newest : Number(page - 1n) * pageSize;
+    const length = Math.max(0, Math.min(pageSize, newest - start));
+    return {
+      data: Array.from({ length }, (_, index) => item(newest - 1 - start - index)),
+      pages: Math.ceil(newest / pageSize),
+      results: newest,
+    };
+  },
+  () => {
+    newest += 2;
+    return newest;
+  },
+);
 afterAll(() => {
   lying.server.close();
   honest.server.close();
+  growing.server.close();
 });
 
 const listCases = (events: readonly { type: string }[]) =>
@@ -120,5 +144,22 @@ describe("list suites against lists longer than one walk reads", () => {
       "getRegions gives no item twice at any page size on the 40 pages read (completeness not judged)",
     );
     expect([...properties].filter((label) => !label.endsWith("(completeness not judged)"))).toEqual([]);
+  });
+
+  it("a newest-first list gaining items while it is walked: an item pushed on to the next page is a shift, logged, not a failure", async () => {
+    const run = await runSuites({ ...options, baseUrl: growing.baseUrl, suites: ["pagination"] });
+    const cases = listCases(run.events);
+    expect(
+      cases.map((event) => [event.caseId, event.status]),
+      describeProblems(run),
+    ).toEqual([
+      ["edges", "passed"],
+      ["walks", "passed"],
+      ["default-page-size", "passed"],
+    ]);
+    const walks = cases.find((event) => event.caseId === "walks");
+    expect(walks?.logs?.join("\n")).toMatch(
+      /item\(s\) showed again on a later page while the list grew \(results \d+ on page 1, \d+ on page 2\): .*; the list changed under the walk, each judged once/,
+    );
   });
 });

@@ -25,6 +25,7 @@ import {
   readableLists,
   readPage,
   walk,
+  withoutShifts,
 } from "../../src/toolkit/lists.ts";
 import type { Verdict } from "../../src/toolkit/property.ts";
 import { eachList, judgeStably, sameSet, snapshot, stableKeys } from "../../src/toolkit/snapshots.ts";
@@ -427,6 +428,69 @@ describe("finding lists", () => {
     expect(logs).toEqual([
       "/places: 41 pages at page_size 50, more than one walk reads (40): judged on the 40 pages read; completeness not judged",
     ]);
+  });
+});
+
+describe("withoutShifts: repeats of a list that grew under the walk told apart from the target's", () => {
+  /** A newest-first list of 30 walked at page size 10, gaining `grow` items at its head before every page after the first. */
+  async function walked(grow: number) {
+    const feed = things(30).reverse();
+    let newest = 30;
+    const { t, logs } = fake(
+      { "/feed": feed },
+      {
+        onRead: (sent) => {
+          if (sent.options.query?.page === "1") return;
+          feed.unshift(...things(grow, newest + 1).reverse());
+          newest += grow;
+        },
+      },
+    );
+    const answer = await readAll(t, list("/feed"), 10);
+    if (isNoAnswer(answer)) throw new Error(answer.message);
+    return { t, logs, answer };
+  }
+
+  it("an item pushed on to the next page while results grew is judged once, and the shift is logged", async () => {
+    const { t, logs, answer } = await walked(1);
+    const { items, twice } = withoutShifts(t, list("/feed"), answer);
+    expect(twice).toEqual([]);
+    const keys = items.map(itemKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.length).toBeLessThan(answer.items.length);
+    expect(logs).toEqual([
+      expect.stringMatching(
+        /^\/feed: \d item\(s\) showed again on a later page while the list grew \(results 30 on page 1, 31 on page 2\): 21, .*; the list changed under the walk, each judged once$/,
+      ),
+    ]);
+  });
+
+  it("a list read whole and still: nothing set aside, nothing logged", async () => {
+    const { t, logs, answer } = await walked(0);
+    expect(withoutShifts(t, list("/feed"), answer)).toEqual({ items: answer.items, twice: [] });
+    expect(logs).toEqual([]);
+  });
+
+  /** An answer of pages holding these ids, each page's envelope saying `results`. */
+  const pagesOf = (...pages: [ids: number[], results: number][]): ListAnswer => ({
+    items: pages.flatMap(([ids]) => ids.map((id) => ({ id }))),
+    pages: pages.length,
+    results: pages.at(-1)?.[1],
+    complete: false,
+    listPages: 99,
+    reads: pages.map(([ids, results], index) => ({
+      response: liveResponse({ status: 200 }),
+      body: { data: ids.map((id) => ({ id })), page: index + 1, pages: 99, results },
+    })),
+  });
+  it.each([
+    ["twice on one page", pagesOf([[9, 8, 8], 30], [[7, 6, 5], 32]), ["8"]],
+    ["again on the next page with results unchanged", pagesOf([[9, 8, 7], 30], [[7, 6, 5], 30]), ["7"]],
+    ["again further on than results grew", pagesOf([[9, 8, 7], 30], [[6, 5, 9], 31]), ["9"]],
+  ])("a repeat %s is the target's", (_name, answer, twice) => {
+    const { t, logs } = fake({});
+    expect(withoutShifts(t, list("/feed"), answer).twice).toEqual(twice);
+    expect(logs).toEqual([]);
   });
 });
 
