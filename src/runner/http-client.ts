@@ -23,6 +23,7 @@ import {
 } from "../core/redact.ts";
 import { abortRelayOf } from "./abort-relay.ts";
 import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
+import { transportReason } from "./transport-reason.ts";
 
 export interface ClientOptions {
   readonly timeoutMs: number;
@@ -293,12 +294,12 @@ export class HttpClient {
         error instanceof undiciErrors.UndiciError
           ? String((error as { code?: string }).code)
           : errorCode(error);
-      // A bound of the client (too large, too slow): its own words say which bound and how to change it.
+      // A bound of the client (too large, too slow, silent too long): its words say which bound and its option.
       const exchange: Exchange = {
         id: exchangeId,
         request: recordedRequest,
         response: undefined,
-        error: { code, message: this.#options.secrets.scrub(String((error as Error)?.message ?? error)) },
+        error: { code, message: this.#options.secrets.scrub(transportReason(error, this.#options)) },
         timings: { startedAt, headersMs, totalMs: performance.now() - started },
         operationId,
         retries,

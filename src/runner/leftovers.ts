@@ -14,7 +14,6 @@ import { ConfigError, TargetUnreachableError } from "../core/errors.ts";
 import { SecretValues } from "../core/redact.ts";
 import { HttpClient, type LiveResponse, TransportError } from "./http-client.ts";
 import { RatePacer } from "./rate-pacer.ts";
-import { transportReason } from "./tls-advice.ts";
 
 export type LeftoverKind = "node" | "profile" | "load balancer" | "instance" | "OAuth client" | "token";
 
@@ -88,14 +87,12 @@ class Lister {
     try {
       return await this.client.send({ method, url: `${this.options.baseUrl}${path}`, headers });
     } catch (error) {
-      // No answer at all (refused, timed out, TLS not trusted): the cleanup cannot do its job.
+      // No answer at all (refused, timed out, TLS not trusted): the cleanup cannot do its job. The client's
+      // message already says why in people's words (`transportReason`).
       if (error instanceof TransportError) {
-        throw new TargetUnreachableError(
-          `target ${this.options.baseUrl} is unreachable: ${transportReason(error)}`,
-          {
-            cause: error,
-          },
-        );
+        throw new TargetUnreachableError(`target ${this.options.baseUrl} is unreachable: ${error.message}`, {
+          cause: error,
+        });
       }
       throw error;
     }

@@ -21,7 +21,7 @@ import { selectSuites } from "./selection.ts";
 import { assignShards, suiteWeights } from "./shard.ts";
 import type { SuiteHooks } from "./suite-api.ts";
 import { startTarget } from "./target.ts";
-import { transportReason } from "./tls-advice.ts";
+import { transportReason } from "./transport-reason.ts";
 
 export interface RunOptions {
   readonly runId: string;
@@ -190,9 +190,12 @@ async function checkTarget(
     } catch (error) {
       // An interruption (or the run's time limit) is not the target's fault: the run ends with its code.
       if (signal.aborted) throw signal.reason;
-      throw new TargetUnreachableError(`target ${target.baseUrl} is unreachable: ${transportReason(error)}`, {
-        cause: error,
-      });
+      throw new TargetUnreachableError(
+        `target ${target.baseUrl} is unreachable: ${transportReason(error, config)}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
   try {
