@@ -225,10 +225,11 @@ export function withoutShifts(
   if (judged.shifts.length === 0) return { items: answer.items, twice: judged.twice };
   const dropped = new Set(judged.shifts.map((shift) => `${shift.again.page}:${shift.again.item}`));
   const items = pages.flatMap((data, page) => data.filter((_, item) => !dropped.has(`${page}:${item}`)));
-  const first = judged.shifts[0]!;
+  const firstPage = Math.min(...judged.shifts.map((shift) => shift.first.page));
+  const lastPage = Math.max(...judged.shifts.map((shift) => shift.again.page));
   const resultsAt = (page: number) => String(answer.reads[page]?.body?.results);
   t.log(
-    `${list.path}: ${judged.shifts.length} item(s) showed again on a later page while the list grew (results ${resultsAt(first.first.page)} on page ${first.first.page + 1}, ${resultsAt(first.again.page)} on page ${first.again.page + 1}): ${fewKeys(judged.shifts.map((shift) => shift.key))}; the list changed under the walk, each judged once`,
+    `${list.path}: ${judged.shifts.length} item(s) showed again on a later page while the list grew (results ${resultsAt(firstPage)} on page ${firstPage + 1}, ${resultsAt(lastPage)} on page ${lastPage + 1}): ${fewKeys(judged.shifts.map((shift) => shift.key))}; the list changed under the walk, each judged once`,
   );
   return { items, twice: judged.twice };
 }
