@@ -270,32 +270,47 @@ export interface RepeatJudgement {
  * An item removed ahead of the pages still to read pulls the rest back instead: an item skipped, never one twice.
  */
 export function judgeRepeats(pages: readonly PageKeys[]): RepeatJudgement {
-  const firstSeen = new Map<string, { page: number; item: number; position: number }>();
+  const firstSeen = new Map<string, Sighting & { readonly item: number }>();
   const twice = new Set<string>();
   const shifts: Shift[] = [];
   let offset = 0;
   for (const [page, { keys, results }] of pages.entries()) {
     for (const [item, key] of keys.entries()) {
-      const position = offset + item;
+      const again = { page, position: offset + item, results };
       const first = firstSeen.get(key);
       if (!first) {
-        firstSeen.set(key, { page, item, position });
+        firstSeen.set(key, { ...again, item });
         continue;
       }
-      const earlier = pages[first.page]!.results;
-      const grew = typeof results === "number" && typeof earlier === "number" ? results - earlier : 0;
-      const moved = position - first.position;
-      if (first.page < page && moved <= grew) {
-        shifts.push({
-          key,
-          first: { page: first.page, item: first.item },
-          again: { page, item },
-          moved,
-          grew,
-        });
-      } else twice.add(key);
+      const shift = shiftBetween(first, again);
+      if (shift)
+        shifts.push({ key, first: { page: first.page, item: first.item }, again: { page, item }, ...shift });
+      else twice.add(key);
     }
     offset += keys.length;
   }
   return { twice: [...twice], shifts };
+}
+
+/** Where a read saw an item: the page (in reading order), its place in the list, and `results` that page said. */
+export interface Sighting {
+  readonly page: number;
+  readonly position: number;
+  readonly results: unknown;
+}
+
+/**
+ * How an item seen at `first` and again at `again` was pushed on by items added ahead of it in between: on a later
+ * page, no more places on than `results` grew between the two reads. Undefined when that is not what happened (the
+ * same page, `results` unchanged or not a number, or further on than the list grew): a repeat of the target's.
+ */
+export function shiftBetween(
+  first: Sighting,
+  again: Sighting,
+): { readonly moved: number; readonly grew: number } | undefined {
+  if (again.page <= first.page) return undefined;
+  if (typeof first.results !== "number" || typeof again.results !== "number") return undefined;
+  const grew = again.results - first.results;
+  const moved = again.position - first.position;
+  return moved > 0 && moved <= grew ? { moved, grew } : undefined;
 }

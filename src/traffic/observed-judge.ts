@@ -7,7 +7,8 @@
  *   `+order_by` order (the filter oracle); one refused by the description's rules must not be answered 2xx;
  * - `observed-pages`: a list's envelope and page math for the `page`/`page_size` asked (the pagination oracle),
  *   values the description refuses not answered 2xx, and no item twice over the pages of one walk read in a row
- *   with no write between them;
+ *   with no write between them (an item pushed on to a later page while `results` grew by as much, others adding
+ *   items ahead of it, is the list changing: skipped with the reason, not failed);
  * - `observed-error-field`: a 400 to a request whose fault is one field (a filter, a page parameter, a JSON body
  *   breaking the request schema at a field) names a field;
  * - `observed-rate-limit`: per caller, endpoint and window (same `X-RateLimit-Limit` and `-Reset`), the lowest
@@ -25,7 +26,13 @@
 import type { Exchange, RecordedResponse } from "../core/exchange.ts";
 import { type CheckOutcome, type CheckResult, failed, passed, skipped } from "../core/result.ts";
 import { checkFilterHeader, compareByOrder, matchesFilter } from "../oracles/filter-oracle.ts";
-import { expectPage, type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
+import {
+  expectPage,
+  type PageQuery,
+  pageViolations,
+  type Sighting,
+  shiftBetween,
+} from "../oracles/pagination-oracle.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 
@@ -44,8 +51,12 @@ export type ObservedJudgementId = (typeof observedJudgements)[number];
 const rememberedMax = 4096;
 
 interface Walk {
-  readonly ids: Set<string>;
+  /** Where each item was first seen: its page in the walk, its place in the list, `results` that page said. */
+  readonly seen: Map<string, Sighting>;
   nextPage: bigint;
+  /** Pages read so far, and items on them (the place of the next page's first item). */
+  pages: number;
+  offset: number;
   readonly writesAt: number;
 }
 
@@ -227,20 +238,33 @@ export class ObservedJudge {
     ].join("\u0000");
     const page = BigInt(query.page ?? "1");
     let walk = this.#walks.get(walkKey);
-    if (!walk || page === 1n || page !== walk.nextPage || walk.writesAt !== this.#writes)
-      walk = remember(this.#walks, walkKey, { ids: new Set(), nextPage: page, writesAt: this.#writes });
+    if (!walk || page === 1n || page !== walk.nextPage || walk.writesAt !== this.#writes) {
+      const fresh = { seen: new Map(), nextPage: page, pages: 0, offset: 0, writesAt: this.#writes };
+      walk = remember(this.#walks, walkKey, fresh);
+    }
     walk.nextPage = page + 1n;
-    for (const item of data ?? []) {
+    const shifted: string[] = [];
+    for (const [index, item] of (data ?? []).entries()) {
       const key = keyOf(item);
-      if (walk.ids.has(key)) {
+      const sighting = { page: walk.pages, position: walk.offset + index, results: body.results };
+      const first = walk.seen.get(key);
+      if (first && shiftBetween(first, sighting)) {
+        // Pushed on by items others added ahead of it while the walk went on: the list changed, no repeat.
+        shifted.push(key);
+      } else if (first) {
         this.#walks.delete(walkKey);
         return failed(`item ${key} is on two pages of one walk (page ${page})`, {
           expected: "each item once",
           actual: key,
         });
-      }
-      walk.ids.add(key);
+      } else walk.seen.set(key, sighting);
     }
+    walk.pages += 1;
+    walk.offset += data?.length ?? 0;
+    if (shifted.length > 0)
+      return skipped(
+        `item(s) ${shifted.slice(0, 5).join(", ")}${shifted.length > 5 ? ", ..." : ""} showed again on page ${page} of one walk while the list grew (results ${String(body.results)}): the list changed under the walk, not judged as a repeat`,
+      );
     return passed;
   }
 

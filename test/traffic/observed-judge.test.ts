@@ -171,6 +171,28 @@ describe("observed judgements", () => {
       { "observed-pages": "failed" },
     ],
     [
+      "the last item of a page again at the start of the next while results grew by one: the list changed, skipped",
+      [
+        list("/compute/types?page_size=25", types(page1, { results: 26, pages: 2 })),
+        list(
+          "/compute/types?page=2&page_size=25",
+          types([page1[24]!, big], { page: 2, results: 27, pages: 2 }),
+        ),
+      ],
+      { "observed-pages": "skipped" },
+    ],
+    [
+      "an item again further on than results grew",
+      [
+        list("/compute/types?page_size=25", types(page1, { results: 26, pages: 2 })),
+        list(
+          "/compute/types?page=2&page_size=25",
+          types([page1[3]!, big], { page: 2, results: 27, pages: 2 }),
+        ),
+      ],
+      { "observed-pages": "failed" },
+    ],
+    [
       "two pages of one walk",
       [
         list("/compute/types?page_size=25", types(page1, { results: 26, pages: 2 })),
@@ -271,6 +293,20 @@ describe("observed judgements", () => {
     ],
   ] as [string, Exchange[], Record<string, string>, string?][])("%s", (_name, sequence, expected, caller) => {
     expect(verdicts(sequence, caller)).toMatchObject(expected);
+  });
+
+  it("says why an item pushed on by a growing list is not judged as a repeat", () => {
+    const judge = new ObservedJudge(spec);
+    judge.judge(list("/compute/types?page_size=25", types(page1, { results: 26, pages: 2 })));
+    const second = list(
+      "/compute/types?page=2&page_size=25",
+      types([page1[24]!, big], { page: 2, results: 27, pages: 2 }),
+    );
+    expect(judge.judge(second).find((result) => result.checkId === "observed-pages")?.outcome).toEqual({
+      status: "skipped",
+      reason:
+        'item(s) "g6-24" showed again on page 2 of one walk while the list grew (results 27): the list changed under the walk, not judged as a repeat',
+    });
   });
 
   it("names no judgement for an exchange no operation matched", () => {
