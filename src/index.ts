@@ -3,6 +3,8 @@
  * project's own suites import nothing else (test/architecture.test.ts).
  * @module
  */
+
+export { type AnswerInstants, answerInstants, answerSkewMs, describeEarliest } from "./core/answer-time.ts";
 export type { Reproduction, RunEvent, SuiteTag } from "./core/events.ts";
 export type { Exchange } from "./core/exchange.ts";
 export type { LiveResponse } from "./runner/http-client.ts";

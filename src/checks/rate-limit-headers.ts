@@ -4,11 +4,10 @@
  * nor more than a day ahead. Exact values differ per account and endpoint (facts.md "Conventions"), so only
  * presence, type and consistency are judged.
  *
- * "Now" is the answer's own `Date` (RFC 9110 §6.6.1: when the target made it, on the clock that wrote Reset) where
- * it carries a readable one, else the request's start for "past" and its receipt for "ahead": never the moment
- * conform got round to judging it, so a stall on our side (a busy event loop, a loaded machine, a slow network)
- * never counts against the target. {@link skewMs} is allowed either way: Date's one-second resolution, or the
- * difference between the target's clock and ours.
+ * "Now" is the answer's own `Date` where it carries a readable one, else the request's start for "past" and its
+ * receipt for "ahead" (`answerInstants` in core): never the moment conform got round to judging it, so a stall on
+ * our side (a busy event loop, a loaded machine, a slow network) never counts against the target; a second of skew
+ * is allowed either way.
  *
  * Where they are required: on an answer whose response in the loaded description (matched by status: exact,
  * range, default) documents them; elsewhere their absence is skipped with the reason (a description that documents
@@ -17,9 +16,10 @@
  * that are present are always judged.
  * @module
  */
+import { answerInstants, answerSkewMs, describeEarliest } from "../core/answer-time.ts";
 import { failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf } from "../spec/conventions.ts";
-import { parseHttpDate, parseInteger } from "./_internals/http-values.ts";
+import { parseInteger } from "./_internals/http-values.ts";
 import { documentedResponse, requestLine } from "./_internals/spec-lookup.ts";
 import { type CheckContext, type CheckDefinition, notRecorded } from "./types.ts";
 
@@ -36,8 +36,6 @@ const lowerNames = {
   reset: names.reset.toLowerCase(),
 } as const;
 
-/** How far Reset may stray past the instant it is judged against (stated in the failure's `expected`). */
-export const skewMs = 1000;
 const dayMs = 86_400_000;
 
 export const rateLimitHeaders: CheckDefinition = {
@@ -128,30 +126,15 @@ export const rateLimitHeaders: CheckDefinition = {
     }
     if (problems.length === 0) return passed;
     return failed(problems.join("; "), {
-      expected: `Limit >= 1, 0 <= Remaining <= Limit, Reset (epoch seconds) within a day after the answer's Date, or after the request's start without one (${skewMs / 1000} s of skew allowed)`,
+      expected: `Limit >= 1, 0 <= Remaining <= Limit, Reset (epoch seconds) within a day after the answer's Date, or after the request's start without one (${answerSkewMs / 1000} s of skew allowed)`,
       actual: Object.fromEntries(fields.map((field) => [names[field], raw[field]])),
     });
   },
 };
 
-/**
- * The instants Reset is judged between: the answer's own Date both ways where it carries a readable one, else the
- * request's start (the answer cannot predate it) and its receipt (it cannot come later).
- */
-function instants(
-  dateText: string | undefined,
-  sentAt: number,
-  receivedAt: number,
-): { earliest: number; latest: number; dated: boolean } {
-  const date = dateText === undefined ? undefined : dateOf(dateText);
-  return date === undefined
-    ? { earliest: sentAt, latest: receivedAt, dated: false }
-    : { earliest: date, latest: date, dated: true };
-}
-
 function withinWindow(resetMs: number, dateText: string | undefined, sentAt: number, receivedAt: number) {
-  const { earliest, latest } = instants(dateText, sentAt, receivedAt);
-  return resetMs >= earliest - skewMs && resetMs <= latest + dayMs + skewMs;
+  const { earliest, latest } = answerInstants(dateText, sentAt, receivedAt);
+  return resetMs >= earliest - answerSkewMs && resetMs <= latest + dayMs + answerSkewMs;
 }
 
 function resetProblem(
@@ -161,26 +144,17 @@ function resetProblem(
   receivedAt: number,
 ): string | undefined {
   const resetMs = reset * 1000;
-  const { earliest, latest, dated } = instants(dateText, sentAt, receivedAt);
-  if (resetMs < earliest - skewMs) {
+  const instants = answerInstants(dateText, sentAt, receivedAt);
+  if (resetMs < instants.earliest - answerSkewMs) {
     const hint = reset < 1e9 ? " (seconds until the reset instead of epoch seconds?)" : "";
-    const against = dated ? "before the answer's own Date" : "before the request was sent";
-    return `${names.reset} ${reset} is ${seconds(earliest - resetMs)} ${against}${hint}`;
+    return `${names.reset} ${reset} is ${seconds(instants.earliest - resetMs)} before ${describeEarliest(instants)}${hint}`;
   }
-  if (resetMs > latest + dayMs + skewMs) {
+  if (resetMs > instants.latest + dayMs + answerSkewMs) {
     const hint = reset > 1e11 ? " (milliseconds instead of epoch seconds?)" : "";
-    const ahead = dated ? " of the answer's own Date" : "";
+    const ahead = instants.dated ? " of the answer's own Date" : "";
     return `${names.reset} ${reset} is more than a day ahead${ahead}${hint}`;
   }
   return undefined;
-}
-
-/** One answer's Date is most often the previous one's (a second holds many answers): parsed once. */
-let lastDate: { readonly text: string; readonly ms: number | undefined } = { text: "", ms: undefined };
-
-function dateOf(text: string): number | undefined {
-  if (text !== lastDate.text) lastDate = { text, ms: parseHttpDate(text) };
-  return lastDate.ms;
 }
 
 function documented(spec: CheckContext["spec"], field: Field): boolean {

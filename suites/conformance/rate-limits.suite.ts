@@ -2,7 +2,9 @@
  * Rate limits as the description gives them ("Limits"):
  * - `X-RateLimit-Limit`, `-Remaining` and `-Reset` on answers are integers and consistent: 0 <= Remaining <=
  *   Limit, Remaining decreases from one answer to the next within a window (same Reset), Reset is in the future and
- *   no further than the longest window the description names (two minutes); by token and by client address;
+ *   no further than the longest window the description names (two minutes), both of the answer's own `Date` (or of
+ *   the request's start without one: `answerInstants`), never of when the suite judges it; by token and by client
+ *   address;
  * - driving an endpoint past its limit answers 429 with reason `Too many requests`, `Retry-After` and the error
  *   shape, accepting no more requests than `Remaining` announced; after waiting `Retry-After` requests succeed
  *   again; the dedicated limit of instance creation (createComputeInstance) is spent without touching the general one.
@@ -14,10 +16,13 @@
  * with --allow-writes, warns first, and is tagged `costly`.
  */
 import {
+  answerInstants,
+  answerSkewMs,
   apiFacts,
   type CaseContext,
   conventionsOf,
   defineSuite,
+  describeEarliest,
   errorReasons,
   expectHeader,
   expectStatus,
@@ -38,7 +43,6 @@ import {
 } from "../../src/index.ts";
 
 const { everyScope, longestRateWindowMs, tooManyRequestsReason } = apiFacts;
-const skewMs = 1000;
 /** The most requests a drive sends in one burst (the description's smallest dedicated limits are 2 to 25). */
 const maxDrive = 60;
 /** The longest `Retry-After` the suite waits. */
@@ -71,21 +75,23 @@ function judgeHeaders(t: CaseContext, what: string, response: LiveResponse): Rat
   if (!t.expect(name, headers !== undefined, { message, actual: raw, response }) || !headers)
     return undefined;
   const { limit, remaining, reset } = headers;
-  const now = Date.now();
+  // Judged against the answer's own Date, or the request's start: never when this line runs (a stall of ours).
+  const { startedAt, totalMs } = response.exchange.timings;
+  const instants = answerInstants(response.headers.date, startedAt, startedAt + totalMs);
   const window = longestRateWindowMs / 1000;
   t.expect("0 <= Remaining <= Limit", remaining >= 0 && remaining <= limit, {
     message: `${what}: Remaining ${remaining}, Limit ${limit}`,
     actual: raw,
     response,
   });
-  t.expect("Reset is in the future", reset * 1000 >= now - skewMs, {
-    message: `${what}: Reset ${reset} is ${Math.round(now / 1000 - reset)} s in the past`,
+  t.expect("Reset is in the future", reset * 1000 >= instants.earliest - answerSkewMs, {
+    message: `${what}: Reset ${reset} is ${Math.round(instants.earliest / 1000 - reset)} s before ${describeEarliest(instants)}`,
     actual: reset,
     response,
   });
   const within = "Reset is within the longest described window";
-  t.expect(within, reset * 1000 <= now + longestRateWindowMs + skewMs, {
-    message: `${what}: Reset ${reset} is ${Math.round(reset - now / 1000)} s ahead, beyond ${window} s`,
+  t.expect(within, reset * 1000 <= instants.latest + longestRateWindowMs + answerSkewMs, {
+    message: `${what}: Reset ${reset} is ${Math.round(reset - instants.latest / 1000)} s ahead${instants.dated ? " of the answer's own Date" : ""}, beyond ${window} s`,
     expected: `at most ${window} s ahead`,
     actual: reset,
     response,
