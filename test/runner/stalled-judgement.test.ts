@@ -4,7 +4,6 @@
  * and server share it) so the client reads the answer well after its `X-RateLimit-Reset` passed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rateLimitHeaders } from "../../src/checks/rate-limit-headers.ts";
 import type { Exchange } from "../../src/core/exchange.ts";
@@ -12,9 +11,8 @@ import { SecretValues } from "../../src/core/redact.ts";
 import type { CheckResult } from "../../src/core/result.ts";
 import { CaseTally } from "../../src/runner/case-tally.ts";
 import { ExchangeJudge } from "../../src/runner/exchange-judge.ts";
-import { HttpClient } from "../../src/runner/http-client.ts";
-import { RatePacer } from "../../src/runner/rate-pacer.ts";
 import { stubSpec } from "../helpers/exchanges.ts";
+import { closeServer, listenOnLoopback, testClient } from "../helpers/loopback.ts";
 
 /** Longer than Reset's lead (at most 1 s) plus the 1 s of skew allowed: judged from receipt, Reset has passed. */
 const stallMs = 2500;
@@ -38,28 +36,12 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
 
 let origin = "";
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await listenOnLoopback(server);
 });
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => closeServer(server));
 
 async function judgedOnce(query: string): Promise<{ exchange: Exchange; results: CheckResult[] }> {
-  const http = new HttpClient({
-    timeoutMs: 10_000,
-    ca: undefined,
-    insecure: false,
-    connections: 1,
-    maxResponseBytes: 64 * 1024,
-    requestDeadlineMs: 10_000,
-    maxRetries: 0,
-    maxWaitMs: 1000,
-    pacer: new RatePacer({ kind: "auto" }, undefined, undefined, 1000),
-    secrets: new SecretValues(),
-    matchOperation: () => undefined,
-  });
+  const http = testClient({ timeoutMs: 10_000, requestDeadlineMs: 10_000, connections: 1 });
   try {
     const { exchange } = await http.send({ method: "GET", url: `${origin}/limited?${query}` });
     const results: CheckResult[] = [];

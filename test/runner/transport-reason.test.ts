@@ -1,11 +1,9 @@
 import { createServer } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CaseFinished } from "../../src/core/events.ts";
-import { SecretValues } from "../../src/core/redact.ts";
-import { HttpClient, TransportError } from "../../src/runner/http-client.ts";
-import { RatePacer } from "../../src/runner/rate-pacer.ts";
+import { TransportError } from "../../src/runner/http-client.ts";
 import { transportReason } from "../../src/runner/transport-reason.ts";
+import { closeServer, listenOnLoopback, testClient } from "../helpers/loopback.ts";
 import { runSuites } from "../helpers/run-suites.ts";
 
 /** An error as undici hands it over, optionally wrapping a cause. */
@@ -103,7 +101,6 @@ describe("transportReason", () => {
  * client and a run say of each names the bound and its option, never only undici's code.
  */
 describe("transport failures against a stalling target", () => {
-  const sockets = new Set<Socket>();
   /** Requests to answer whole before the bodies stall: a run's start (the base URL, its public list, the token). */
   let answered = 0;
   const server = createServer((request, response) => {
@@ -124,40 +121,18 @@ describe("transport failures against a stalling target", () => {
       response.write('{"data":[');
     }
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
   let origin = "";
   let closedPort = 0;
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnLoopback(server);
     // A port that was just free and is closed again: nothing listens there.
     const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-    closedPort = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
+    closedPort = Number(new URL(await listenOnLoopback(probe)).port);
+    await closeServer(probe);
   });
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => closeServer(server));
 
-  const client = () =>
-    new HttpClient({
-      timeoutMs: 300,
-      ca: undefined,
-      insecure: false,
-      connections: 2,
-      maxResponseBytes: 64 * 1024,
-      requestDeadlineMs: 5000,
-      maxRetries: 0,
-      maxWaitMs: 1000,
-      pacer: new RatePacer({ kind: "auto" }, undefined, undefined, 1000),
-      secrets: new SecretValues(),
-      matchOperation: () => undefined,
-    });
+  const client = () => testClient({ timeoutMs: 300 });
 
   it.each<[string, () => string, string, RegExp]>([
     [

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { CaseFinished } from "../../src/core/events.ts";
 import { expectPage } from "../../src/oracles/pagination-oracle.ts";
 import { describedPageSize } from "../../src/spec/conventions.ts";
-import { describeProblems, runSuites } from "../helpers/run-suites.ts";
+import { describeProblems, runSuites, type SuiteRun } from "../helpers/run-suites.ts";
 
 /** What one list page holds and the envelope the target claims, for the page asked (exact) at a page size. */
 type Answer = (page: bigint, pageSize: number) => { data: object[]; pages: number; results: number };
@@ -100,6 +100,20 @@ const listCases = (events: readonly { type: string }[]) =>
 /** Exchange checks off but one: these stubs answer bare items, and only the suites' own verdicts matter here. */
 const options = { token: "stub-token", checks: ["not-a-server-error"] };
 
+/** The pagination suite's cases, after expecting each passed. */
+function everyPaginationCasePassed(run: SuiteRun): CaseFinished[] {
+  const cases = listCases(run.events);
+  expect(
+    cases.map((event) => [event.caseId, event.status]),
+    describeProblems(run),
+  ).toEqual([
+    ["edges", "passed"],
+    ["walks", "passed"],
+    ["default-page-size", "passed"],
+  ]);
+  return cases;
+}
+
 describe("list suites against lists longer than one walk reads", () => {
   it("lists whose pages and results lie: no case of filters or pagination passes", async () => {
     const run = await runSuites({ ...options, baseUrl: lying.baseUrl, suites: ["filters", "pagination"] });
@@ -125,15 +139,7 @@ describe("list suites against lists longer than one walk reads", () => {
       { ...options, baseUrl: honest.baseUrl, suites: ["pagination"] },
       { progress: (label) => void properties.add(label) },
     );
-    const cases = listCases(run.events);
-    expect(
-      cases.map((event) => [event.caseId, event.status]),
-      describeProblems(run),
-    ).toEqual([
-      ["edges", "passed"],
-      ["walks", "passed"],
-      ["default-page-size", "passed"],
-    ]);
+    const cases = everyPaginationCasePassed(run);
     for (const event of cases.slice(0, 2)) {
       expect(event.logs?.join("\n")).toMatch(
         /50 pages at page_size 500, more than one walk reads \(40\): judged on the 40 pages read; completeness not judged/,
@@ -148,15 +154,7 @@ describe("list suites against lists longer than one walk reads", () => {
 
   it("a newest-first list gaining items while it is walked: an item pushed on to the next page is a shift, logged, not a failure", async () => {
     const run = await runSuites({ ...options, baseUrl: growing.baseUrl, suites: ["pagination"] });
-    const cases = listCases(run.events);
-    expect(
-      cases.map((event) => [event.caseId, event.status]),
-      describeProblems(run),
-    ).toEqual([
-      ["edges", "passed"],
-      ["walks", "passed"],
-      ["default-page-size", "passed"],
-    ]);
+    const cases = everyPaginationCasePassed(run);
     const walks = cases.find((event) => event.caseId === "walks");
     expect(walks?.logs?.join("\n")).toMatch(
       /item\(s\) showed again on a later page while the list grew \(results \d+ on page 1, \d+ on page 40\): .*; the list changed under the walk, each judged once/,
