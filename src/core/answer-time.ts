@@ -25,7 +25,7 @@ export function answerInstants(
   sentAt: number,
   receivedAt: number,
 ): AnswerInstants {
-  const date = dateHeader === undefined ? undefined : dateOf(dateHeader);
+  const date = answerDate(dateHeader);
   return date === undefined
     ? { earliest: sentAt, latest: receivedAt, dated: false }
     : { earliest: date, latest: date, dated: true };
@@ -43,7 +43,9 @@ const imfFixdate =
 /** One answer's Date is most often the previous one's (a second holds many answers): read once. */
 let lastDate: { readonly text: string; readonly ms: number | undefined } = { text: "", ms: undefined };
 
-function dateOf(text: string): number | undefined {
+/** An answer's `Date` in epoch ms, when it is a readable IMF-fixdate. Allocates nothing for the last one read. */
+export function answerDate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
   if (text !== lastDate.text) {
     const ms = imfFixdate.test(text) ? Date.parse(text) : Number.NaN;
     lastDate = { text, ms: Number.isNaN(ms) ? undefined : ms };
