@@ -4,12 +4,12 @@
  * described one for a field that cannot be filtered (`Cannot filter on <field>` on the filter header).
  * @module
  */
-import type { FilterJudgement } from "../oracles/filter-oracle.ts";
+import { compareValues, type FilterJudgement } from "../oracles/filter-oracle.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { apiFacts } from "../spec/conventions.ts";
-import { fewKeys, filterHeader, itemKey, type ListAnswer, pageHolding } from "./lists.ts";
-import type { Falsified } from "./property.ts";
+import { fewKeys, filterHeader, type Item, itemKey, type ListAnswer, pageHolding } from "./lists.ts";
+import type { Falsified, Verdict } from "./property.ts";
 import { errorsOf } from "./responses.ts";
 
 /** What is wrong with a filtered answer, by item key. */
@@ -70,6 +70,62 @@ export function filterFalsified(
     duplicated: judgement.duplicated,
     ...(judgement.misordered ? { misplaced: judgement.misordered.key } : {}),
   });
+}
+
+/**
+ * Whether `desc` answers the reverse of `asc` up to ties, over the items they may be judged on (`judged`: those two
+ * snapshots agree on): the same items, each as many times, and in reverse order of `value` (the `+order_by` field's).
+ * A failure points at the desc request (at the page holding the item out of place).
+ */
+export function judgeReversed(
+  asc: ListAnswer,
+  desc: ListAnswer,
+  judged: ReadonlySet<string>,
+  orderBy: string,
+  value: (item: Item) => unknown,
+): Verdict {
+  const ascending = asc.items.filter((item) => judged.has(itemKey(item)));
+  const descending = desc.items.filter((item) => judged.has(itemKey(item)));
+  const ascKeys = ascending.map(itemKey);
+  const descKeys = descending.map(itemKey);
+  const ascSet = new Set(ascKeys);
+  const descSet = new Set(descKeys);
+  if (ascSet.size !== descSet.size || [...ascSet].some((key) => !descSet.has(key))) {
+    return answerFalsified(
+      `asc answered ${ascending.length} item(s), desc ${descending.length}: not the same set`,
+      desc,
+      {
+        expected: ascKeys,
+        missing: ascKeys.filter((key) => !descSet.has(key)),
+        extra: descKeys.filter((key) => !ascSet.has(key)),
+      },
+    );
+  }
+  if (ascKeys.length !== descKeys.length) {
+    // The same set, one answer holding an item twice: positions cannot be compared (a list that grew under a
+    // walk repeats an item; judgeStably then judges against a fresh snapshot, which says so).
+    const twice = [ascKeys, descKeys].flatMap((keys) =>
+      keys.filter((key, index) => keys.indexOf(key) !== index),
+    );
+    return answerFalsified(
+      `asc answered ${ascending.length} item(s), desc ${descending.length}: an item twice`,
+      ascKeys.length > descKeys.length ? asc : desc,
+      {
+        missing: [],
+        extra: [],
+        duplicated: [...new Set(twice)],
+        expectation: "each item once in both answers",
+      },
+    );
+  }
+  const reversed = [...descending].reverse();
+  const at = ascending.findIndex((item, index) => compareValues(value(item), value(reversed[index]!)) !== 0);
+  if (at < 0) return true;
+  return answerFalsified(
+    `position ${at} of asc holds ${orderBy}=${JSON.stringify(value(ascending[at]!))}, reversed desc ${JSON.stringify(value(reversed[at]!))}`,
+    desc,
+    { expected: [...ascKeys].reverse(), missing: [], extra: [], misplaced: itemKey(reversed[at]!) },
+  );
 }
 
 /** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */

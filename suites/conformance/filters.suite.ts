@@ -50,6 +50,7 @@ import {
   itemKey,
   judgeFilteredList,
   judgeFilteredPages,
+  judgeReversed,
   judgeStably,
   type ListAnswer,
   type ListSelection,
@@ -381,39 +382,10 @@ export default defineSuite({
                 ([asc, desc], before, after) => {
                   const stable = stableKeys(before, after, fields);
                   if (stable.changed && (asc!.pages > 1 || desc!.pages > 1)) return undefined;
-                  const ascending = asc!.items.filter((item) => stable.keys.has(itemKey(item)));
-                  const descending = desc!.items.filter((item) => stable.keys.has(itemKey(item)));
-                  const ascKeys = ascending.map(itemKey);
-                  const descKeys = descending.map(itemKey);
-                  if (!sameSet(ascKeys, descKeys)) {
-                    return answerFalsified(
-                      `asc answered ${ascending.length} item(s), desc ${descending.length}: not the same set`,
-                      desc!,
-                      {
-                        expected: ascKeys,
-                        missing: ascKeys.filter((key) => !descKeys.includes(key)),
-                        extra: descKeys.filter((key) => !ascKeys.includes(key)),
-                      },
-                    );
-                  }
-                  const reversed = [...descending].reverse();
                   // A nested field (`entity.type`) is read down its path.
                   const field = fields.find((each) => each.name === orderBy)!;
-                  const value = (item: Item) => filterFieldValue(item, field);
-                  const at = ascending.findIndex(
-                    (item, index) => compareValues(value(item), value(reversed[index]!)) !== 0,
-                  );
-                  if (at < 0) return true;
-                  // The desc request, at the page holding the item out of place.
-                  return answerFalsified(
-                    `position ${at} of asc holds ${orderBy}=${JSON.stringify(value(ascending[at]!))}, reversed desc ${JSON.stringify(value(reversed[at]!))}`,
-                    desc!,
-                    {
-                      expected: [...ascKeys].reverse(),
-                      missing: [],
-                      extra: [],
-                      misplaced: itemKey(reversed[at]!),
-                    },
+                  return judgeReversed(asc!, desc!, stable.keys, orderBy, (item: Item) =>
+                    filterFieldValue(item, field),
                   );
                 },
                 soundAnswers(t, list, filters),

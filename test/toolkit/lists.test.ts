@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
-import { describeFilterJudgement, refusesFilterOn } from "../../src/toolkit/filter-answers.ts";
+import { describeFilterJudgement, judgeReversed, refusesFilterOn } from "../../src/toolkit/filter-answers.ts";
 import {
   describeViolations,
   fewKeys,
@@ -489,6 +489,55 @@ describe("withoutShifts: repeats of a list that grew under the walk told apart f
     const { t, logs } = fake({});
     expect(withoutShifts(t, list("/feed"), answer).twice).toEqual(twice);
     expect(logs).toEqual([]);
+  });
+});
+
+describe("judgeReversed: desc answers the reverse of asc, up to ties", () => {
+  /** One page holding items with these ids, `rank` their order value. */
+  const answerOf = (...ids: number[]): ListAnswer => ({
+    items: ids.map((id) => ({ id, rank: Math.ceil(id / 2) })),
+    pages: 1,
+    results: ids.length,
+    complete: true,
+    listPages: 1,
+    reads: [
+      {
+        response: liveResponse({ status: 200 }),
+        body: {
+          data: ids.map((id) => ({ id, rank: Math.ceil(id / 2) })),
+          page: 1,
+          pages: 1,
+          results: ids.length,
+        },
+      },
+    ],
+  });
+  const all = new Set(["1", "2", "3", "4", "5"]);
+  const rank = (item: Item) => item.rank;
+  it.each<[string, ListAnswer, ListAnswer, Verdict | RegExp]>([
+    ["the reverse, ties in any order", answerOf(1, 2, 3, 4), answerOf(3, 4, 2, 1), true],
+    [
+      "not the same set",
+      answerOf(1, 2, 3),
+      answerOf(3, 2),
+      /^asc answered 3 item\(s\), desc 2: not the same set$/,
+    ],
+    [
+      "out of order",
+      answerOf(1, 3, 5),
+      answerOf(3, 5, 1),
+      /^position 1 of asc holds rank=2, reversed desc 3$/,
+    ],
+    [
+      "an item twice in one answer (a list that grew under the walk): a verdict, not a crash",
+      answerOf(1, 2, 3, 3, 4),
+      answerOf(4, 3, 2, 1),
+      /^asc answered 5 item\(s\), desc 4: an item twice$/,
+    ],
+  ])("%s", (_name, asc, desc, verdict) => {
+    const said = judgeReversed(asc, desc, all, "rank", rank);
+    if (verdict === true) expect(said).toBe(true);
+    else expect((said as { message: string }).message).toMatch(verdict as RegExp);
   });
 });
 
