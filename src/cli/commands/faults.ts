@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandModule } from "yargs";
 import { ExitCode } from "../../core/exit-codes.ts";
+import { packagePath } from "../../core/package-files.ts";
 import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../fault-score/matrix-report.ts";
 import { runFaultMatrix } from "../../fault-score/score.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
@@ -25,7 +26,7 @@ interface FaultsArgs {
   exitCode?: number;
 }
 
-const readmePath = new URL("../../../README.md", import.meta.url);
+const readmePath = packagePath("README.md");
 
 export const faultsCommand: CommandModule<object, FaultsArgs> = {
   command: "faults",
