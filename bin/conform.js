@@ -20,6 +20,7 @@ if (args.length === 1 && args[0] === "--version") {
   if (folder) process.chdir(folder);
   const sources = new URL("../src/cli/main.ts", import.meta.url);
   const entry = existsSync(sources) ? sources : new URL("../dist/src/cli/main.js", import.meta.url);
-  const { main } = await import(entry.href);
+  const { endWithParent, main } = await import(entry.href);
+  endWithParent();
   process.exitCode = await main(args);
 }

@@ -1,0 +1,49 @@
+/**
+ * Signals through wrappers: `npm run` and `npx` start conform through a shell and end at once on a SIGTERM (npm
+ * passes it to the shell, which dies of it). Conform then takes its parent's end as its own SIGTERM: the cases
+ * in flight are interrupted, cleanup runs, the reports are written, exit 143. A Ctrl-C reaching the whole group
+ * is one signal, not two. Here the wrapper is `sh -c 'conform ...; true'`, which does not exec conform.
+ */
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
+import { describe, expect, it } from "vitest";
+import { leftovers, nothingLeft, useCliRuns } from "../helpers/cli-runs.ts";
+
+const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
+
+describe("a writing run started by a wrapper", () => {
+  it.each([
+    ["the wrapper is sent SIGTERM (as npm passes it on to its shell)", "SIGTERM", false, 143],
+    ["the wrapper is killed", "SIGKILL", false, 143],
+    ["Ctrl-C reaches the whole process group: one signal, not a second", "SIGINT", true, 130],
+  ] as const)(
+    "%s: conform ends the run as on its own signal, nothing left on the target",
+    async (_how, signal, group, exitCode) => {
+      const server = await startTarget();
+      const run = runBackEnds(server, { wrapped: true });
+      await untilInstanceExists(server, run);
+      process.kill(group ? -run.child.pid! : run.child.pid!, signal);
+      await run.closed;
+      expect(leftovers(server)).toEqual(nothingLeft);
+      const report = run.report();
+      expect(report, run.output()).toMatchObject({ status: "interrupted", complete: false, exitCode });
+      expect(report.cleanup?.failed).toEqual([]);
+      expect(report.cleanup?.deleted).toBeGreaterThan(0);
+      expect(run.output()).not.toContain("again: quitting");
+    },
+  );
+});
+
+describe("conform serve started by a wrapper", () => {
+  it("stops when the wrapper ends, removing the folder it wrote in the temp directory", async () => {
+    const served = conform(["serve", "--http"], { wrapped: true });
+    for (let i = 0; i < 400 && !served.output().includes("Ctrl-C stops it."); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const config = /--config (\S+)/.exec(served.output())?.[1];
+    expect(config, served.output()).toBeDefined();
+    expect(existsSync(config!)).toBe(true);
+    process.kill(served.child.pid!, "SIGTERM");
+    await served.closed;
+    expect(existsSync(dirname(config!))).toBe(false);
+  });
+});
