@@ -4,10 +4,12 @@
  * in flight are interrupted, cleanup runs, the reports are written, exit 143. A Ctrl-C reaching the whole group
  * is one signal, not two. Here the wrapper is `sh -c 'conform ...; true'`, which does not exec conform.
  */
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { leftovers, nothingLeft, useCliRuns } from "../helpers/cli-runs.ts";
+import { cliToken, leftovers, nothingLeft, useCliRuns } from "../helpers/cli-runs.ts";
 
 const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
 
@@ -45,5 +47,40 @@ describe("conform serve started by a wrapper", () => {
     process.kill(served.child.pid!, "SIGTERM");
     await served.closed;
     expect(existsSync(dirname(config!))).toBe(false);
+  });
+});
+
+describe("conform proxy started by a wrapper", () => {
+  it("writes its report when the wrapper ends, exiting by its verdict", async () => {
+    const server = await startTarget();
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-proxy-wrapped-"));
+    const proxy = conform(
+      [
+        "proxy",
+        "--target",
+        new URL(server.baseUrl).origin,
+        "--port",
+        "0",
+        "--reporter",
+        "json",
+        "--report-dir",
+        reportDir,
+      ],
+      { wrapped: true },
+    );
+    for (let i = 0; i < 400 && !/listening on (\S+),/.test(proxy.output()); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const url = /listening on (\S+),/.exec(proxy.output())?.[1];
+    expect(url, proxy.output()).toBeDefined();
+    const answer = await request(`${url}/v4/compute/types`, {
+      headers: { authorization: `Bearer ${cliToken}` },
+    });
+    expect(answer.statusCode).toBe(200);
+    await answer.body.text();
+    process.kill(proxy.child.pid!, "SIGTERM");
+    await proxy.closed;
+    const report = JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8"));
+    expect(report, proxy.output()).toMatchObject({ status: "passed", exitCode: 0 });
+    expect(report.counts.passed).toBe(1);
   });
 });
