@@ -5,6 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { callerFolder, nodeVersionProblem } from "./node-guard.js";
 
+// Read first: a wrapper (npm, npx) that ends while conform loads must still be seen to end (src/cli/parent-watch.ts).
+const startedBy = process.ppid;
 const problem = nodeVersionProblem(process.version);
 if (problem) {
   process.stderr.write(`${problem}\n`);
@@ -21,6 +23,6 @@ if (args.length === 1 && args[0] === "--version") {
   const sources = new URL("../src/cli/main.ts", import.meta.url);
   const entry = existsSync(sources) ? sources : new URL("../dist/src/cli/main.js", import.meta.url);
   const { endWithParent, main } = await import(entry.href);
-  endWithParent();
+  endWithParent(startedBy);
   process.exitCode = await main(args);
 }

@@ -13,9 +13,12 @@ const pollMs = 200;
 
 const signals = ["SIGINT", "SIGTERM"] as const;
 
-/** Watches the parent process for this process's life; answers the function that stops watching. */
-export function endWithParent(): () => void {
-  const parent = process.ppid;
+/**
+ * Watches the parent process for this process's life; answers the function that stops watching. `parent` is the
+ * parent as the process first saw it (bin/conform.js reads it before loading anything): a wrapper ended while
+ * conform was still loading has left it orphaned already, and the parent then is init.
+ */
+export function endWithParent(parent: number = process.ppid): () => void {
   // Started by init, or a container's first process: there is no wrapper to outlive.
   if (parent <= 1) return () => {};
   const timer = setInterval(() => {

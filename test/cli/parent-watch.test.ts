@@ -4,9 +4,10 @@
  * in flight are interrupted, cleanup runs, the reports are written, exit 143. A Ctrl-C reaching the whole group
  * is one signal, not two. Here the wrapper is `sh -c 'conform ...; true'`, which does not exec conform.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { cliToken, leftovers, nothingLeft, useCliRuns } from "../helpers/cli-runs.ts";
@@ -34,6 +35,32 @@ describe("a writing run started by a wrapper", () => {
       expect(run.output()).not.toContain("again: quitting");
     },
   );
+});
+
+describe("a wrapper that ends while conform is still loading", () => {
+  it("is seen: conform read its parent first, so it does not go on orphaned", async () => {
+    // Holds the CLI's main module back 1.5 s after saying so: the wrapper ends inside that window.
+    const hold = join(mkdtempSync(join(tmpdir(), "conform-hold-")), "hold.mjs");
+    writeFileSync(
+      hold,
+      `import { registerHooks } from "node:module";
+registerHooks({ resolve(specifier, context, next) {
+  if (/cli[\\/]main\\.(ts|js)$/.test(specifier)) { process.stderr.write("loading main\\n"); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500); }
+  return next(specifier, context);
+} });
+`,
+    );
+    const server = await startTarget();
+    const run = runBackEnds(server, { wrapped: true, nodeOptions: ["--import", pathToFileURL(hold).href] });
+    for (let i = 0; i < 400 && !run.output().includes("loading main"); i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(run.output()).toContain("loading main");
+    process.kill(run.child.pid!, "SIGKILL");
+    await run.closed;
+    // Ended before its run could start (Node's default SIGTERM while loading) or interrupted: never run to its end.
+    expect(run.output()).not.toMatch(/PASSED/);
+    expect(leftovers(server)).toEqual(nothingLeft);
+  });
 });
 
 describe("conform serve started by a wrapper", () => {

@@ -71,13 +71,14 @@ export function useCliRuns() {
    * `conform <args>` in a child process under this Node; `wrapped`: started by a shell that does not exec it (as
    * `npm run` and `npx` do), in a process group of its own (the wrapper's pid names it).
    */
-  function conform(args: readonly string[], { wrapped = false } = {}): CliRun {
+  function conform(
+    args: readonly string[],
+    { wrapped = false, nodeOptions = [] as readonly string[] } = {},
+  ): CliRun {
+    const node = [process.execPath, ...nodeOptions, conformBin, ...args];
     const child = wrapped
-      ? spawn("sh", ["-c", '"$0" "$@"; true', process.execPath, conformBin, ...args], {
-          stdio: ["ignore", "pipe", "pipe"],
-          detached: true,
-        })
-      : spawn(process.execPath, [conformBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      ? spawn("sh", ["-c", '"$0" "$@"; true', ...node], { stdio: ["ignore", "pipe", "pipe"], detached: true })
+      : spawn(node[0]!, node.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     let output = "";
     for (const stream of [child.stdout, child.stderr])
@@ -92,7 +93,7 @@ export function useCliRuns() {
   /** `conform run` of the back-ends workflows (3 to 5) against `server`, its reports in a fresh folder. */
   function runBackEnds(
     server: ReferenceServer,
-    options: { wrapped?: boolean } = {},
+    options: { wrapped?: boolean; nodeOptions?: readonly string[] } = {},
   ): CliRun & { report(): JsonReport } {
     const reportDir = mkdtempSync(join(tmpdir(), "conform-cli-"));
     const run = conform(
