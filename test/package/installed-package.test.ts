@@ -133,13 +133,18 @@ describe.each(nodes)("installed under %s", (node) => {
 
   it("npx conform run: the bundled suites and the project's TypeScript suite, against the embedded server", () => {
     const out = sh(
-      "npx conform run --suite-path conformance --reporter console,json --report-dir reports --har run.har",
+      "npx conform run --suite-path conformance --reporter console,json --report-dir reports",
       project,
       shellEnv(node),
     );
     expect(out).toMatch(/✓ my-regions /);
     expect(out).toMatch(/✓ PASSED/);
-    // The recorded run, judged again as recorded traffic.
+  }, 180_000);
+
+  it("npx conform verify judges a recorded run again", () => {
+    // Read-only suites: a recording of writers beside list walkers shows lists changing between pages.
+    const record = "npx conform run --suite catalogue --suite lists --har run.har --report-dir recorded";
+    sh(record, project, shellEnv(node));
     expect(sh("npx conform verify run.har --report-dir verified", project, shellEnv(node))).toMatch(
       /✓ PASSED/,
     );
