@@ -20,6 +20,7 @@ import { type RateLimitedRunResult, rateLimitedGoal, renderRateLimited } from ".
 import type { ServerCell } from "./reference-server.ts";
 import { type RequestsResult, requestsBaseline, requestsGoal } from "./requests.ts";
 import type { SpecLoadingResult } from "./spec-loading.ts";
+import { renderStartUp, type StartUpResult, startUpGoalOf } from "./start-up.ts";
 
 export interface SyntheticFigures {
   readonly bytes: number;
@@ -45,6 +46,7 @@ export interface BenchResults {
   readonly fullRun?: FullRunResult;
   readonly rateLimited?: RateLimitedRunResult;
   readonly requests?: RequestsResult;
+  readonly startUp?: StartUpResult;
   readonly goals: readonly Goal[];
 }
 
@@ -148,6 +150,7 @@ export function judgeGoals(results: Partial): Goal[] {
   );
   goals.push(rateLimitedGoal(results.rateLimited));
   goals.push(requestsGoal(results.requests));
+  goals.push(startUpGoalOf(results.startUp));
   return goals;
 }
 
@@ -361,6 +364,7 @@ export function renderReport(results: BenchResults): string {
 
   out.push(...renderRateLimited(results.rateLimited), "");
   out.push(...renderRequests(results.requests), "");
+  out.push(...renderStartUp(results.startUp), "");
 
   out.push("Goals");
   for (const goal of results.goals) {

@@ -4,7 +4,8 @@
  * 1. spec loading (bundled and a generated ~1 MB description), 2. client overhead (runner vs raw undici Pool),
  * 3. the reference server's throughput, 4. a fuzz campaign (when `conform fuzz filters` exists), 5. the full
  * default run, 6. a rate-limited run (the description's limits, windows shortened), 7. requests for the power (a full
- * run's requests and duplicate GETs, the fault matrix's requests to detection). Every loop is bounded by a count and
+ * run's requests and duplicate GETs, the fault matrix's requests to detection), 8. start-up of the installed package
+ * (`--version`, `spec`, the first request of `run`, against a bare `node -e 0`). Every loop is bounded by a count and
  * a time budget; only loopback is ever contacted.
  *
  * Options: `--quick` (few repetitions, nothing written: a smoke check), `--sections 1,2,5`, `--no-save`.
@@ -27,13 +28,14 @@ import { type BenchResults, judgeGoals, renderReport, type SyntheticFigures } fr
 import { benchRequests } from "./requests.ts";
 import { startServerChild } from "./server-child.ts";
 import { benchSpecLoading } from "./spec-loading.ts";
+import { benchStartUp } from "./start-up.ts";
 import { maxResponseRefDepth, writeSyntheticSpec } from "./synthetic-spec.ts";
 import { seed } from "./workload.ts";
 
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    sections: { type: "string", default: "1,2,3,4,5,6,7" },
+    sections: { type: "string", default: "1,2,3,4,5,6,7,8" },
     save: { type: "boolean", default: true },
   },
   allowNegative: true,
@@ -63,6 +65,7 @@ const plan = quick
         faults: ["filter-neq-ignored", "pages-off-by-one", "content-type-wrong"],
         timeoutMs: 300_000,
       },
+      startUp: { reps: 3, maxMs: 30_000 },
     }
   : {
       spec: { warmup: 2, reps: 5, maxMs: 20_000, coldRuns: 3 },
@@ -83,6 +86,8 @@ const plan = quick
       // Windows of 30 s (instance creation 15 s): Reset's whole seconds cost a pacer at most 1 s a window.
       rateLimited: { windowScale: 0.5, timeoutMs: 400_000 },
       requests: { faults: "all" as const, timeoutMs: 900_000 },
+      // Eleven: a process start moves by tens of ms with the machine's other work; the median of eleven holds.
+      startUp: { reps: 11, maxMs: 120_000 },
     };
 
 const started = performance.now();
@@ -101,6 +106,13 @@ let results: Omit<BenchResults, "goals"> = {
   loadAverage,
   quick,
 };
+
+// First: start-up is what a fresh machine pays, before the sections below warm the file system cache further.
+if (sections.has(8)) {
+  markLoad("section 8");
+  progress("8. start-up of the installed package");
+  results = { ...results, startUp: await benchStartUp(plan.startUp) };
+}
 
 if (sections.has(2) || sections.has(3)) {
   progress("starting the reference server in a child process and seeding it");

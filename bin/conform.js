@@ -1,14 +1,28 @@
 #!/usr/bin/env node
-// Runs the CLI from source: Node 22.19+ strips TypeScript types natively, so there is no build step. The guard
-// runs first, in plain JavaScript, so an older Node says what it needs instead of failing on the first type.
+// The `conform` command. An installed package runs its build (`dist/`: Node strips no types under node_modules,
+// and the package ships no TypeScript sources); the checkout runs its sources, so what runs is what was edited.
+// The guard runs first, in plain JavaScript, so an older Node says what it needs instead of failing on a syntax.
+import { existsSync, readFileSync } from "node:fs";
 import { callerFolder, nodeVersionProblem } from "./node-guard.js";
 
+// Read first: a wrapper (npm, npx) that ends while conform loads must still be seen to end (src/cli/parent-watch.ts).
+const startedBy = process.ppid;
 const problem = nodeVersionProblem(process.version);
 if (problem) {
   process.stderr.write(`${problem}\n`);
   process.exit(2);
 }
-const folder = callerFolder(process.env);
-if (folder) process.chdir(folder);
-const { main } = await import("../src/cli/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const args = process.argv.slice(2);
+// Answered before any module of conform loads: a version check is a start-up cost every CI job pays.
+if (args.length === 1 && args[0] === "--version") {
+  const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  process.stdout.write(`${manifest.version}\n`);
+} else {
+  const folder = callerFolder(process.env);
+  if (folder) process.chdir(folder);
+  const sources = new URL("../src/cli/main.ts", import.meta.url);
+  const entry = existsSync(sources) ? sources : new URL("../dist/src/cli/main.js", import.meta.url);
+  const { endWithParent, main } = await import(entry.href);
+  endWithParent(startedBy);
+  process.exitCode = await main(args);
+}

@@ -1,6 +1,6 @@
-// Plain JavaScript that any Node parses: bin/conform.js runs it before it loads the TypeScript sources.
+// Plain JavaScript that any Node parses: bin/conform.js runs it before it loads conform's modules.
 
-/** The oldest Node that runs conform: it strips TypeScript types itself (there is no build step). */
+/** The oldest Node that runs conform (package.json `engines`): the checkout's sources need its type stripping. */
 export const minimumNode = [22, 19];
 
 /** One line saying which Node conform needs and how to run it, or undefined when `version` will do. */
@@ -9,7 +9,8 @@ export function nodeVersionProblem(version) {
   if (major > minimumNode[0] || (major === minimumNode[0] && minor >= minimumNode[1])) return undefined;
   return (
     `conform needs Node ${minimumNode.join(".")} or newer (this is Node ${version.replace(/^v/, "")}): ` +
-    "run it with `npm run conform -- <command>` in its checkout or `npx conform <command>`, which use the Node 24 its `npm ci` installs"
+    "in conform's checkout, `npm run conform -- <command>` runs it on the Node 24 that `npm ci` installs there; " +
+    "where conform is installed as a package, `npx conform` needs a newer Node on the PATH"
   );
 }
 

@@ -8,6 +8,8 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { commands } from "./commands/index.ts";
 import { toolVersion } from "./version.ts";
 
+export { endWithParent } from "./parent-watch.ts";
+
 /** A usage mistake yargs found: one line and a pointer to --help, no stack. */
 class UsageError extends ConfigError {}
 

@@ -1,6 +1,4 @@
 /** The toolkit's own version, from package.json (reports record it). */
-import { readFileSync } from "node:fs";
+import { packageManifest } from "../core/package-files.ts";
 
-export const toolVersion: string = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
+export const toolVersion: string = packageManifest.version;

@@ -3,26 +3,28 @@
  * names, imports them and checks what they export. A file that fails to load stops the run (exit 2) with the
  * file and the reason: a suite silently missing would be a check silently skipped.
  * A suite file anywhere on disk imports the suite API by the package's name (`import { defineSuite } from
- * "cloud-api-conformance"`): a resolve hook, registered before the first suite loads, maps that name to this
- * checkout's `src/index.ts` (the module the runner itself uses), so no install beside the suite is needed.
+ * "cloud-api-conformance"`): a resolve hook, registered before the first suite loads, maps that name to the suite
+ * API this runner uses (the checkout's `src/index.ts`, an installed package's `dist/src/index.js`), so a suite needs
+ * no install beside it and shares the runner's modules.
  * @module
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { SuiteLoadError } from "../core/errors.ts";
+import { packageManifest, runsFromBuild } from "../core/package-files.ts";
 import type { Suite } from "./suite-api.ts";
 
+/** The built-in suites: `suites/` in the checkout, `dist/suites/` (compiled) in an installed package. */
 export const projectSuitesDir = fileURLToPath(new URL("../../suites/", import.meta.url));
 
 const suiteFile = /\.suite\.(ts|mts|js|mjs)$/;
 
 /** The name suites import the suite API by: the package's own (package.json `name`, whose `exports` agree). */
-export const packageName: string = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { name: string }
-).name;
-const suiteApiUrl = new URL("../index.ts", import.meta.url).href;
+export const packageName: string = packageManifest.name;
+/** The suite API this runner uses (the sources' or the build's), so a suite's `defineSuite` is the runner's own. */
+const suiteApiUrl = new URL(runsFromBuild ? "../index.js" : "../index.ts", import.meta.url).href;
 let suiteApiHooked = false;
 
 /** Lets any file import the suite API by the package's name (once per process). */

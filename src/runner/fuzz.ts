@@ -11,6 +11,8 @@ import { discoverSuites } from "./discovery.ts";
 import { type RunOptions, runConformance } from "./run.ts";
 import type { PropertyReplay, Suite } from "./suite-api.ts";
 
+export { parsePropertyReplay } from "./property-replay.ts";
+
 export interface CampaignInfo {
   readonly campaign: string;
   readonly describe: string;
@@ -41,18 +43,6 @@ export interface FuzzOptions extends RunOptions {
   readonly runs: number;
   /** Replays one property of the campaign (`--property <suite>/<case>/<name>`, `--path`): see {@link PropertyReplay}. */
   readonly replay?: PropertyReplay;
-}
-
-/**
- * `<suite>/<case>/<name>` and fast-check's path as a {@link PropertyReplay}; a ConfigError for a text that is not
- * one, or a path that is not fast-check's (`3:0:1`).
- */
-export function parsePropertyReplay(text: string, path: string | undefined): PropertyReplay {
-  const match = /^([^/]+)\/([^/]+)\/(.+)$/s.exec(text);
-  if (!match) throw new ConfigError(`--property must be <suite>/<case>/<property name>, got "${text}"`);
-  if (path !== undefined && !/^\d+(:\d+)*$/.test(path))
-    throw new ConfigError(`--path must be fast-check's path (numbers joined by ":"), got "${path}"`);
-  return { suite: match[1]!, case: match[2]!, property: match[3]!, path };
 }
 
 /**

@@ -88,6 +88,7 @@ describe("judgeGoals", () => {
       [5, true],
       [6, null],
       [7, null],
+      [8, null],
     ]);
     expect(goals.find((goal) => goal.section === 4)?.measured).toContain("not yet available");
   });

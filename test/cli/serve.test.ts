@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Agent, request } from "undici";
@@ -33,7 +33,7 @@ async function startServe(args: string[]) {
 }
 
 describe("conform serve", () => {
-  it("prints what a person needs, answers with them over HTTPS, and stops on Ctrl-C with 130", async () => {
+  it("prints what a person needs, answers with them over HTTPS, and stops on Ctrl-C with 130, its files gone", async () => {
     const token = "a".repeat(64);
     const served = await startServe(["--token", token, "--time-scale", "0.1"]);
     expect(served.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v4$/);
@@ -48,13 +48,17 @@ describe("conform serve", () => {
     expect(answer.statusCode).toBe(200);
     expect(await answer.body.json()).toMatchObject({ data: [], page: 1, results: 0 });
     await agent.close();
+    expect(existsSync(served.caFile)).toBe(true);
     served.child.kill("SIGINT");
     const [code] = await once(served.child, "exit");
     expect(code).toBe(130);
+    // The CA file and the run config holding the demo login: removed with their folder.
+    expect(existsSync(dirname(served.caFile))).toBe(false);
   });
 
   it("prints the conform run command that works against it; without --ca a run says to give --ca or --insecure", async () => {
     const served = await startServe(["--time-scale", "0.1"]);
+    let reportDir: string | undefined;
     try {
       const printed = /^ {2}(CONFORM_TOKEN=\S+ npm run conform -- run .*)$/m.exec(served.output)?.[1] ?? "";
       expect(printed).toBe(
@@ -70,7 +74,7 @@ describe("conform serve", () => {
       const [assignment, ...words] = printed.split(" ");
       const args = words.slice(words.indexOf("--") + 1);
       const env = { ...process.env, CONFORM_TOKEN: assignment!.split("=")[1] };
-      const reportDir = mkdtempSync(join(tmpdir(), "conform-serve-run-"));
+      reportDir = mkdtempSync(join(tmpdir(), "conform-serve-run-"));
       const ran = spawnSync(
         process.execPath,
         [
@@ -109,6 +113,7 @@ describe("conform serve", () => {
     } finally {
       served.child.kill("SIGINT");
       await once(served.child, "exit");
+      if (reportDir) rmSync(reportDir, { recursive: true, force: true });
     }
   });
 
@@ -119,8 +124,12 @@ describe("conform serve", () => {
     const answer = await request(`${served.baseUrl}/regions`);
     expect(answer.statusCode).toBe(200);
     await answer.body.dump();
+    const config = /--config (\S+)/.exec(served.output)?.[1] ?? "";
+    expect(existsSync(config)).toBe(true);
     served.child.kill("SIGTERM");
-    await once(served.child, "exit");
+    const [code] = await once(served.child, "exit");
+    expect(code).toBe(143);
+    expect(existsSync(dirname(config))).toBe(false);
   });
 
   it("serves a deliberately wrong server with --fault, and says so", async () => {

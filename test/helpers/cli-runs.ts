@@ -19,8 +19,11 @@ export const conformBin = join(import.meta.dirname, "../../bin/conform.js");
 export const cliToken = "c".repeat(64);
 
 export interface CliRun {
+  /** conform, or the shell that started it (`wrapped`). */
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
+  /** Conform's output streams closed: conform itself ended (its wrapper may have ended before it). */
+  readonly closed: Promise<void>;
   /** Stdout and stderr so far, interleaved. */
   output(): string;
 }
@@ -64,9 +67,18 @@ export function useCliRuns() {
     return server;
   }
 
-  /** `conform <args>` in a child process under this Node. */
-  function conform(args: readonly string[]): CliRun {
-    const child = spawn(process.execPath, [conformBin, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  /**
+   * `conform <args>` in a child process under this Node; `wrapped`: started by a shell that does not exec it (as
+   * `npm run` and `npx` do), in a process group of its own (the wrapper's pid names it).
+   */
+  function conform(
+    args: readonly string[],
+    { wrapped = false, nodeOptions = [] as readonly string[] } = {},
+  ): CliRun {
+    const node = [process.execPath, ...nodeOptions, conformBin, ...args];
+    const child = wrapped
+      ? spawn("sh", ["-c", '"$0" "$@"; true', ...node], { stdio: ["ignore", "pipe", "pipe"], detached: true })
+      : spawn(node[0]!, node.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     let output = "";
     for (const stream of [child.stdout, child.stderr])
@@ -74,26 +86,33 @@ export function useCliRuns() {
         output += chunk;
       });
     const exited = once(child, "exit").then(([code]) => code as number | null);
-    return { child, exited, output: () => output };
+    const closed = Promise.all([once(child.stdout!, "close"), once(child.stderr!, "close")]).then(() => {});
+    return { child, exited, closed, output: () => output };
   }
 
   /** `conform run` of the back-ends workflows (3 to 5) against `server`, its reports in a fresh folder. */
-  function runBackEnds(server: ReferenceServer): CliRun & { report(): JsonReport } {
+  function runBackEnds(
+    server: ReferenceServer,
+    options: { wrapped?: boolean; nodeOptions?: readonly string[] } = {},
+  ): CliRun & { report(): JsonReport } {
     const reportDir = mkdtempSync(join(tmpdir(), "conform-cli-"));
-    const run = conform([
-      "run",
-      "--base-url",
-      server.baseUrl,
-      "--token",
-      cliToken,
-      "--allow-writes",
-      "--suite",
-      "workflow-back-ends",
-      "--reporter",
-      "console,json",
-      "--report-dir",
-      reportDir,
-    ]);
+    const run = conform(
+      [
+        "run",
+        "--base-url",
+        server.baseUrl,
+        "--token",
+        cliToken,
+        "--allow-writes",
+        "--suite",
+        "workflow-back-ends",
+        "--reporter",
+        "console,json",
+        "--report-dir",
+        reportDir,
+      ],
+      options,
+    );
     // `latest/` is mirrored when the reports are closed; a second signal writes only the run's own report.json, and
     // one that comes while the mirror is being swapped leaves its hidden staging copy (`.latest.<pid>.<n>.tmp`).
     const report = () => {

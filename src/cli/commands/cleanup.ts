@@ -14,7 +14,7 @@ import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
-import { cleanLeftovers, type Leftover } from "../../runner/leftovers.ts";
+import type { Leftover } from "../../runner/leftovers.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 
 function builder(yargs: Argv) {
@@ -184,6 +184,7 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
       write(
         `conform cleanup → ${baseUrl}  prefix ${prefix}${args["dry-run"] ? "  (dry run: nothing is deleted)" : ""}`,
       );
+      const { cleanLeftovers } = await import("../../runner/leftovers.ts");
       const report = await cleanLeftovers({
         baseUrl,
         token,

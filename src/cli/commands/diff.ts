@@ -8,8 +8,6 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { ExitCode } from "../../core/exit-codes.ts";
-import { readShardReport } from "../../reporters/merge-reports.ts";
-import { diffMarkdown, diffReports } from "../../reporters/report-diff.ts";
 
 function builder(yargs: Argv) {
   return yargs
@@ -35,6 +33,8 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   describe: "Failure groups new, fixed and still failing between two reports, and coverage gained or lost",
   builder: builder as unknown as CommandModule<object, DiffArgs>["builder"],
   handler: async (args) => {
+    const { readShardReport } = await import("../../reporters/merge-reports.ts");
+    const { diffMarkdown, diffReports } = await import("../../reporters/report-diff.ts");
     const diff = diffReports(readShardReport(args.old).report, readShardReport(args.new).report);
     const markdown = diffMarkdown(diff);
     const json = `${JSON.stringify(diff, null, 2)}\n`;

@@ -8,8 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandModule } from "yargs";
 import { ExitCode } from "../../core/exit-codes.ts";
-import { faultMatrixText, withFaultTable, writeFaultMatrix } from "../../fault-score/matrix-report.ts";
-import { runFaultMatrix } from "../../fault-score/score.ts";
+import { packagePath } from "../../core/package-files.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { checkNumbers, listOption, newRunId, plainNumber } from "../options.ts";
@@ -25,7 +24,7 @@ interface FaultsArgs {
   exitCode?: number;
 }
 
-const readmePath = new URL("../../../README.md", import.meta.url);
+const readmePath = packagePath("README.md");
 
 export const faultsCommand: CommandModule<object, FaultsArgs> = {
   command: "faults",
@@ -61,6 +60,10 @@ export const faultsCommand: CommandModule<object, FaultsArgs> = {
     const interrupt = () => controller.abort();
     process.once("SIGINT", interrupt);
     try {
+      const { runFaultMatrix } = await import("../../fault-score/score.ts");
+      const { faultMatrixText, withFaultTable, writeFaultMatrix } = await import(
+        "../../fault-score/matrix-report.ts"
+      );
       const matrix = await runFaultMatrix({
         runId,
         config: { ...runConfigDefaults, specPath: bundledSpecPath, seed: args.seed, concurrency: 4 },

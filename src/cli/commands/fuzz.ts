@@ -8,10 +8,9 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
-import { parsePropertyReplay, runFuzzCampaign } from "../../runner/fuzz.ts";
+import { parsePropertyReplay } from "../../runner/property-replay.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
-import { runWithReporters } from "../run-with-reporters.ts";
 import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 
 /** Runs per property when --runs is not given (fast-check's own default). */
@@ -73,6 +72,8 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
     "Run a long generated campaign (filters, pagination, ...) with a progress bar, writing the usual reports",
   builder: builder as unknown as CommandModule<object, FuzzArgs>["builder"],
   handler: async (args) => {
+    const { runFuzzCampaign } = await import("../../runner/fuzz.ts");
+    const { runWithReporters } = await import("../run-with-reporters.ts");
     const config = toRunConfig(args);
     const replay = args.property === undefined ? undefined : parsePropertyReplay(args.property, args.path);
     const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`, { ci: Boolean(process.env.CI) });

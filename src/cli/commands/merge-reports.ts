@@ -6,11 +6,8 @@
  */
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { createReporters } from "../../reporters/index.ts";
-import { mergedEvents, readShardReport } from "../../reporters/merge-reports.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { listOption, newRunId } from "../options.ts";
-import { colorFromEnv, reportPathsLine } from "../run-with-reporters.ts";
 
 function builder(yargs: Argv) {
   return yargs
@@ -41,6 +38,9 @@ export const mergeReportsCommand: CommandModule<object, MergeArgs> = {
   builder: builder as unknown as CommandModule<object, MergeArgs>["builder"],
   handler: async (args) => {
     const runId = newRunId();
+    const { createReporters } = await import("../../reporters/index.ts");
+    const { mergedEvents, readShardReport } = await import("../../reporters/merge-reports.ts");
+    const { colorFromEnv, reportPathsLine } = await import("../run-with-reporters.ts");
     const events = mergedEvents(listOption(args.reports).map(readShardReport), runId);
     const outputDir = join(args["report-dir"], runId);
     const reporters = createReporters(

@@ -7,9 +7,7 @@
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
-import { runProxy } from "../../traffic/proxy.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
-import { runWithReporters } from "../run-with-reporters.ts";
 import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 import { notForTraffic } from "./verify.ts";
 
@@ -70,6 +68,8 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
     "Forward a live client's requests to a target and judge every exchange; reports on Ctrl-C (and every N minutes with --report-every)",
   builder: builder as unknown as CommandModule<object, ProxyArgs>["builder"],
   handler: async (args) => {
+    const { runProxy } = await import("../../traffic/proxy.ts");
+    const { runWithReporters } = await import("../run-with-reporters.ts");
     const config = toRunConfig(args);
     args.exitCode = await runWithReporters(
       config,

@@ -3,11 +3,9 @@ import { ConfigError } from "../../core/errors.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
 import { readBaseline, readDurations } from "../../runner/earlier-report.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
-import { runConformance } from "../../runner/run.ts";
 import { parseShard } from "../../runner/shard.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
 import { checkNumbers, listOption, plainNumber, readConfigFile } from "../options.ts";
-import { runWithReporters } from "../run-with-reporters.ts";
 
 const groups = {
   target: "Target:",
@@ -360,6 +358,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: "Run the conformance and workflow suites against a target and write reports",
   builder: builder as unknown as CommandModule<object, RunArgs>["builder"],
   handler: async (args) => {
+    // Loaded when a run starts: `--help` and the other commands start without the runner.
+    const { runConformance } = await import("../../runner/run.ts");
+    const { runWithReporters } = await import("../run-with-reporters.ts");
     const config = toRunConfig(args);
     args.exitCode = await runWithReporters(config, (options) => runConformance(config, options));
   },

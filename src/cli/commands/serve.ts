@@ -1,15 +1,17 @@
 /**
  * `conform serve`: the embedded reference implementation as a process, with what a person needs to try it at
- * once with curl. Stops cleanly on Ctrl-C (exit 130, after closing sockets and timers).
+ * once with curl. Stops cleanly on Ctrl-C or SIGTERM (exit 130 or 143, after closing sockets and timers), removing
+ * the folder it wrote in the temp directory (the CA file, and the run config holding the demo login).
  * @module
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
-import { ExitCode } from "../../core/exit-codes.ts";
-import { createReferenceServer, type ReferenceServer } from "../../reference/server.ts";
+import { type HandledSignal, signalExitCodes } from "../../core/exit-codes.ts";
+import { runsFromBuild } from "../../core/package-files.ts";
+import type { ReferenceServer } from "../../reference/server.ts";
 import { checkNumbers, listOption, plainNumber } from "../options.ts";
 
 interface ServeArgs {
@@ -33,7 +35,9 @@ export function serveRunCommand(
   configFile: string,
 ): string {
   const authUrl = server.authUrl === new URL(server.baseUrl).origin ? "" : ` --auth-url ${server.authUrl}`;
-  return `CONFORM_TOKEN=${server.token} npm run conform -- run --base-url ${server.baseUrl}${authUrl}${caFile ? ` --ca ${caFile}` : ""} --config ${configFile} --allow-writes --data-plane`;
+  // The checkout runs conform through its npm script, a project that installed the package through npx.
+  const conform = runsFromBuild ? "npx conform" : "npm run conform --";
+  return `CONFORM_TOKEN=${server.token} ${conform} run --base-url ${server.baseUrl}${authUrl}${caFile ? ` --ca ${caFile}` : ""} --config ${configFile} --allow-writes --data-plane`;
 }
 
 /** The run's config file for this server: the seeded user, so the login flows run (readable by its owner only). */
@@ -65,7 +69,7 @@ export function serveBanner(server: ReferenceServer, caFile: string | undefined,
     "  a load balancer's 198.18.X.Y is 127.18.X.Y: each profile listens there on its port (below 1024: 20000 higher)",
     "  and forwards to its up nodes; e.g. balancer ipv4 198.18.7.1, profile port 80:  curl http://127.18.7.1:20080/",
     "",
-    "Run the suites against it (from the checkout, in another terminal):",
+    "Run the suites against it (in another terminal):",
     `  ${serveRunCommand(server, caFile, configFile)}`,
     "",
     "Ctrl-C stops it.",
@@ -73,9 +77,9 @@ export function serveBanner(server: ReferenceServer, caFile: string | undefined,
   ].join("\n");
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
+function waitForSignal(): Promise<HandledSignal> {
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
+    const stop = (signal: HandledSignal) => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
       resolve(signal);
@@ -121,6 +125,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     if (args.token !== undefined && !/^\S{8,}$/.test(args.token)) {
       throw new ConfigError("--token must be at least 8 characters without spaces");
     }
+    const { createReferenceServer } = await import("../../reference/server.ts");
+    // Listening before anything is made: a signal from here on ends the server and removes its files.
+    const stopped = waitForSignal();
     const server = await createReferenceServer({
       port: args.port,
       host: args.host,
@@ -130,14 +137,18 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       faults: listOption(args.fault),
     });
     const dir = mkdtempSync(join(tmpdir(), "conform-serve-"));
-    let caFile: string | undefined;
-    if (server.certificatePem) {
-      caFile = join(dir, "ca.pem");
-      writeFileSync(caFile, server.certificatePem);
+    try {
+      let caFile: string | undefined;
+      if (server.certificatePem) {
+        caFile = join(dir, "ca.pem");
+        writeFileSync(caFile, server.certificatePem);
+      }
+      process.stdout.write(serveBanner(server, caFile, writeServeRunConfig(server, dir)));
+      args.exitCode = signalExitCodes[await stopped];
+    } finally {
+      // First, before the sockets close: the config holds the demo login.
+      rmSync(dir, { recursive: true, force: true });
+      await server.close();
     }
-    process.stdout.write(serveBanner(server, caFile, writeServeRunConfig(server, dir)));
-    await waitForSignal();
-    await server.close();
-    args.exitCode = ExitCode.interrupted;
   },
 };

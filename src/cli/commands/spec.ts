@@ -8,7 +8,6 @@ import type { CommandModule } from "yargs";
 import { SpecInvalidError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
-import { formatProblems, loadSpec, summarizeSpec } from "../../spec/index.ts";
 
 interface SpecArgs {
   file: string;
@@ -35,6 +34,7 @@ export const specCommand: CommandModule<object, SpecArgs> = {
       .example("$0 spec", "Check the bundled description")
       .example("$0 spec my-api.yaml --no-validate", "Summarise another description without the schema check"),
   handler: async (args) => {
+    const { formatProblems, loadSpec, summarizeSpec } = await import("../../spec/index.ts");
     try {
       const spec = await loadSpec(args.file, { validate: args.validate });
       process.stdout.write(summarizeSpec(spec));

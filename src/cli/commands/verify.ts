@@ -5,8 +5,6 @@
  * @module
  */
 import type { Argv, CommandModule } from "yargs";
-import { verifyRecordings } from "../../traffic/verify.ts";
-import { runWithReporters } from "../run-with-reporters.ts";
 import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
 
 type VerifyArgs = RunArgs & { files: string[]; "api-base"?: string };
@@ -59,6 +57,8 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
     "Judge recorded traffic (HAR 1.2, go-vcr cassettes) as a run judges its own, writing the usual reports",
   builder: builder as unknown as CommandModule<object, VerifyArgs>["builder"],
   handler: async (args) => {
+    const { verifyRecordings } = await import("../../traffic/verify.ts");
+    const { runWithReporters } = await import("../run-with-reporters.ts");
     const config = toRunConfig(args);
     args.exitCode = await runWithReporters(
       config,
