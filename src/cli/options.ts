@@ -3,9 +3,9 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
+import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
 
 /** `--reporter console,json --reporter html` → ["console", "json", "html"]. */
 export function listOption(value: unknown): string[] {
@@ -26,9 +26,10 @@ export function newRunId(now = new Date()): string {
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readInputFile(path, inputLimits.config);
   } catch (error) {
-    throw new ConfigError(`config file ${path} cannot be read: ${(error as Error).message}`);
+    if (!(error instanceof InputFileRefused)) throw error;
+    throw new ConfigError(`config file ${path} ${error.message}`);
   }
   try {
     const parsed: unknown = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);

@@ -4,11 +4,11 @@
  * limits and page walks, see them as they happened). A file that is neither is a usage error (exit 2).
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { RecordingGaps } from "../checks/types.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
+import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, selectChecks } from "../runner/run.ts";
@@ -78,9 +78,10 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
     options.files.map(async (file) => {
       let text: string;
       try {
-        text = await readFile(file, "utf8");
+        text = readInputFile(file, inputLimits.recording);
       } catch (error) {
-        throw new ConfigError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+        if (!(error instanceof InputFileRefused)) throw error;
+        throw new ConfigError(`${file}: ${error.message}`);
       }
       return readRecording(text, file);
     }),
