@@ -18,8 +18,40 @@ import { isHar, readHar } from "./har.ts";
 import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
-/** The exchanges a recording holds, whichever of the two formats it is in. */
+/** A method as HTTP writes it (a token), short. */
+const methodShape = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,31}$/;
+
+/**
+ * What is wrong with one exchange of a recording, or undefined: every request names a method and its absolute
+ * http(s) URL (a relative or missing one cannot be matched to an operation nor judged), a status is one of HTTP's.
+ */
+function entryProblem(exchange: ObservedExchange): string | undefined {
+  if (!methodShape.test(exchange.method))
+    return `has no HTTP method (${JSON.stringify(exchange.method.slice(0, 40))})`;
+  const url = URL.parse(exchange.url);
+  if (!url || !/^https?:$/.test(url.protocol))
+    return `has no absolute http(s) URL (${JSON.stringify(exchange.url.slice(0, 80))})`;
+  const status = exchange.response?.status;
+  if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
+    return `has no HTTP status (${String(status).slice(0, 20)})`;
+  const error = exchange.error;
+  if (error && (typeof error.code !== "string" || typeof error.message !== "string"))
+    return "has an error that is not a code and a message";
+  return undefined;
+}
+
+/** The exchanges a recording holds, whichever of the two formats it is in; every one checked ({@link entryProblem}). */
 export function readRecording(text: string, file: string): ObservedExchange[] {
+  const exchanges = parseRecording(text, file);
+  exchanges.forEach((exchange, index) => {
+    const problem = entryProblem(exchange);
+    if (problem)
+      throw new ConfigError(`${file}: exchange ${index + 1} ${problem}: not a recording conform can judge`);
+  });
+  return exchanges;
+}
+
+function parseRecording(text: string, file: string): ObservedExchange[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{")) {
     let value: unknown;
