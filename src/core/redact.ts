@@ -12,6 +12,13 @@ import { BoundedMemo } from "./bounded-memo.ts";
 
 export const redactedPlaceholder = "[REDACTED]";
 
+/**
+ * The API's own redacted form (the description's `ssl_key: "<REDACTED>"`, an OAuth client's later `secret`): no
+ * secret, so the recorder keeps it as it is, and a value under a secret key that the recorder did replace was
+ * something else.
+ */
+export const describedRedactedForm = "<REDACTED>";
+
 /** Keys whose values are always secret: in JSON bodies, forms and URL parameters. */
 const secretKeys = new Set([
   "authorization",
@@ -156,7 +163,7 @@ function mapJson(value: unknown, map: (entry: unknown, key: string | undefined) 
 /** Redacts secret values in a parsed JSON value (by key), returning a copy. */
 export function redactJson(value: unknown): unknown {
   return mapJson(value, (entry, key) =>
-    key !== undefined && typeof entry === "string" && entry !== "<REDACTED>" && isSecretKey(key)
+    key !== undefined && typeof entry === "string" && entry !== describedRedactedForm && isSecretKey(key)
       ? redactedPlaceholder
       : entry,
   );
