@@ -136,6 +136,9 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
   );
   // One recorder for all files: ids stay unique over the run, and a secret one file reveals is scrubbed in all.
   const recorder = new ExchangeRecorder(spec, options.baseUrl);
+  // Every file is read before the first is recorded: a secret learnt late (a token a later answer names, an
+  // Authorization value) is scrubbed from the exchanges before it too, where it appeared in free text.
+  for (const exchanges of recordings) for (const observed of exchanges) recorder.learn(observed);
   for (const [index, exchanges] of recordings.entries()) {
     const id = ids[index]!;
     for (const observed of exchanges) {
