@@ -9,8 +9,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { listChecks } from "../../src/checks/index.ts";
+import type { RunEvent } from "../../src/core/events.ts";
+import { EventBus } from "../../src/runner/event-bus.ts";
 import { harEntry } from "../../src/traffic/har.ts";
 import { ExchangeRecorder } from "../../src/traffic/record.ts";
+import { TrafficSession } from "../../src/traffic/session.ts";
 import { secretPlacements } from "../fixtures/secret-placements.ts";
 import { cli } from "../helpers/cli.ts";
 import { bundledSpec } from "../helpers/reference.ts";
@@ -39,6 +43,33 @@ describe("secrets placed in recorded traffic", () => {
       .map((placement) => [placement.name, placement] as const),
   )("the proxy's recorder (in order): %s leaks nowhere", (_name, placement) => {
     expect(recorded(placement, false)).not.toContain(placement.secret);
+  });
+
+  it("through the proxy's session, a secret seen before it is learnt is scrubbed from what the case keeps", () => {
+    const placement = placements.find((one) => one.name === "seen in free text before it is learnt")!;
+    const recorder = new ExchangeRecorder(spec);
+    const bus = new EventBus();
+    const events: RunEvent[] = [];
+    bus.subscribe((event) => void events.push(event));
+    const session = new TrafficSession(
+      {
+        runId: "20261127T000000Z-proxy",
+        spec,
+        checks: listChecks(),
+        bus,
+        target: "https://api.example.test/v4",
+        toolVersion: "test",
+        keptBodyBytes: 64 * 1024,
+        keptReportBytes: 1024 * 1024,
+        secrets: recorder.secrets,
+      },
+      [{ id: "proxy", title: "traffic" }],
+    );
+    for (const observed of placement.exchanges) session.add("proxy", recorder.record(observed));
+    session.finish();
+    const finished = events.find((event) => event.type === "case-finished");
+    expect(finished?.type === "case-finished" && finished.exchanges.length).toBeGreaterThan(0);
+    expect(JSON.stringify(finished)).not.toContain(placement.secret);
   });
 
   it("the whole corpus through conform verify: no secret in the console nor in any report", async () => {
