@@ -43,15 +43,24 @@ function validate(value: unknown): ErrorObject[] {
   );
 }
 
-/** The first number beyond {@link largestReportNumber}, as a JSON pointer; undefined when none (no recursion). */
-function hugeNumberAt(value: unknown): string | undefined {
-  const pending: [unknown, string][] = [[value, ""]];
+/** Deeper than any report conform writes (recorded bodies stop at 256 levels): the reporters' writers recurse. */
+const deepestReport = 512;
+
+/**
+ * What no schema keyword says (no recursion: a crafted file nests a million deep): the first number beyond
+ * {@link largestReportNumber}, or the first place nested deeper than {@link deepestReport}, as a problem at a pointer.
+ */
+function shapeProblem(value: unknown): { at: string; problem: string } | undefined {
+  const pending: [unknown, string, number][] = [[value, "", 0]];
   while (pending.length > 0) {
-    const [item, pointer] = pending.pop()!;
+    const [item, pointer, depth] = pending.pop()!;
     if (typeof item === "number") {
-      if (!(Math.abs(item) <= largestReportNumber)) return pointer || "/";
+      if (!(Math.abs(item) <= largestReportNumber))
+        return { at: pointer || "/", problem: "a number beyond 2^48" };
     } else if (typeof item === "object" && item !== null) {
-      for (const [key, entry] of Object.entries(item)) pending.push([entry, `${pointer}/${key}`]);
+      if (depth >= deepestReport)
+        return { at: pointer, problem: `nested deeper than ${deepestReport} levels` };
+      for (const [key, entry] of Object.entries(item)) pending.push([entry, `${pointer}/${key}`, depth + 1]);
     }
   }
   return undefined;
@@ -85,6 +94,9 @@ export function readReportFile(file: string, what = file): JsonReport {
   const version = (parsed as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || !/^2\./.test(String(version)))
     throw new ConfigError(`${what}: not a conform report.json (schemaVersion 2.x)`);
+  const shape = shapeProblem(parsed);
+  if (shape)
+    throw new ConfigError(`${what}: not a valid report.json: at ${shown(shape.at)} ${shape.problem}`);
   const problems = validate(parsed);
   const first = problems[0];
   if (first) {
@@ -93,8 +105,5 @@ export function readReportFile(file: string, what = file): JsonReport {
       `${what}: not a valid report.json: at ${shown(first.instancePath || "/")} ${first.message ?? "invalid"}${extraOf(first)}${more}`,
     );
   }
-  const huge = hugeNumberAt(parsed);
-  if (huge !== undefined)
-    throw new ConfigError(`${what}: not a valid report.json: at ${shown(huge)} a number beyond 2^48`);
   return parsed as JsonReport;
 }

@@ -84,6 +84,24 @@ describe("report.json of the right version but a wrong shape", () => {
     expectOneLineRefusal(diffed, /not a (valid|conform) report\.json/);
   });
 
+  it("merge-reports and diff refuse a report nested 200,000 deep in one line (exit 2)", async () => {
+    const text = JSON.stringify(valid).replace(
+      /"labelPrefix":"[^"]*"/,
+      `"labelPrefix":${"[".repeat(200_000)}${"]".repeat(200_000)}`,
+    );
+    const path = file("deep.json", text);
+    const merged = await cli([
+      "merge-reports",
+      path,
+      "--report-dir",
+      join(root, "deep"),
+      "--reporter",
+      "json",
+    ]);
+    expectOneLineRefusal(merged, /nested deeper than 512 levels/);
+    expectOneLineRefusal(await cli(["diff", path, path]), /nested deeper than 512 levels/);
+  });
+
   it("a valid report full of markup merges into a summary.md where none of it is live", async () => {
     const hostile = crafted((r) => {
       r.runId = "[x](javascript:alert(1)) @octocat <img src=https://example.invalid/p.png>";
