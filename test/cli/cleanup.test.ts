@@ -17,16 +17,21 @@ import { leftovers, nothingLeft as nothing, cliToken as token, useCliRuns } from
 
 const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
 
+/** A load balancer made on the target as someone else (or an earlier run) would have made it. */
+async function createBalancer(server: { baseUrl: string }, label: string): Promise<void> {
+  const created = await fetch(`${server.baseUrl}/nodebalancers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ region: "us-east", label }),
+  });
+  expect(created.status).toBe(200);
+}
+
 describe("conform cleanup", () => {
   it("after a run killed in the middle of workflow 3, lists the leftovers, deletes them, and nothing else", async () => {
     const server = await startTarget();
     // Someone else's resources, which must survive.
-    const bystander = await fetch(`${server.baseUrl}/nodebalancers`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ region: "us-east", label: "production-web" }),
-    });
-    expect(bystander.status).toBe(200);
+    await createBalancer(server, "production-web");
 
     const run = runBackEnds(server);
     await untilInstanceExists(server, run);
@@ -95,14 +100,7 @@ describe("conform cleanup", () => {
 
   it("--from-report finds the run's prefix and target in its report.json, and deletes only that run's", async () => {
     const server = await startTarget();
-    for (const label of ["conform-0z3fa0-web", "conform-1z9bb1-web"]) {
-      const created = await fetch(`${server.baseUrl}/nodebalancers`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ region: "us-east", label }),
-      });
-      expect(created.status).toBe(200);
-    }
+    for (const label of ["conform-0z3fa0-web", "conform-1z9bb1-web"]) await createBalancer(server, label);
     const report = join(mkdtempSync(join(tmpdir(), "conform-cleanup-")), "report.json");
     writeFileSync(
       report,
@@ -131,12 +129,7 @@ describe("conform cleanup", () => {
 
   it("a crafted report can neither aim the token at another host nor widen the prefix (exit 2, nothing sent)", async () => {
     const server = await startTarget();
-    const created = await fetch(`${server.baseUrl}/nodebalancers`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ region: "us-east", label: "web-prod-1" }),
-    });
-    expect(created.status).toBe(200);
+    await createBalancer(server, "web-prod-1");
     // The "other host": another loopback listener that must hear nothing.
     const heard: string[] = [];
     const other = createServer((request, response) => {
