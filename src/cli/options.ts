@@ -22,7 +22,22 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString("hex")}`;
 }
 
-/** Reads a config file (JSON, or YAML by extension) into yargs' option object. */
+/** Options a config file holds as an object (settings for suites); every other is a value or a list of values. */
+const objectOptions = new Set(["suite-options"]);
+
+const isScalar = (value: unknown) => ["string", "number", "boolean"].includes(typeof value);
+
+/** What is wrong with one option of a config file, or undefined: yargs would take an object as text, silently. */
+function optionProblem([name, value]: [string, unknown]): string | undefined {
+  if (objectOptions.has(name))
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? undefined
+      : `${JSON.stringify(name)} must be an object of settings`;
+  if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) return undefined;
+  return `${JSON.stringify(name.slice(0, 60))} must be a text, a number, true or false, or a list of them`;
+}
+
+/** Reads a config file (JSON, or YAML by extension) into yargs' option object, each option's value checked. */
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
   try {
@@ -36,6 +51,8 @@ export function readConfigFile(path: string): Record<string, unknown> {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new Error("it must hold an object of options");
     }
+    const problem = Object.entries(parsed).map(optionProblem).find(Boolean);
+    if (problem) throw new Error(problem);
     return parsed as Record<string, unknown>;
   } catch (error) {
     throw new ConfigError(`config file ${path} is not valid: ${(error as Error).message}`);

@@ -156,6 +156,35 @@ describe("recordings conform cannot judge (verify)", () => {
   });
 });
 
+describe("config files of the wrong shape", () => {
+  it.each([
+    ["a list", "[1, 2]", /it must hold an object of options/],
+    [
+      "an option as an object",
+      '{"check": {"a": 1}}',
+      /"check" must be a text, a number, true or false, or a list/,
+    ],
+    ["a list of objects", '{"suite": [{"a": 1}]}', /"suite" must be a text/],
+    ["suite-options as text", '{"suite-options": "x"}', /"suite-options" must be an object of settings/],
+    ["broken JSON", '{"seed": ', /is not valid/],
+  ])("--config holding %s: refused in one line (exit 2)", async (name, text, message) => {
+    const path = file(`config-${name.replace(/\W+/g, "-")}.json`, text);
+    expectOneLineRefusal(await cli(["run", "--config", path]), message);
+  });
+
+  it("--config in YAML with an alias bomb: refused in one line (exit 2)", async () => {
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+    for (let level = 0; level < 12; level++)
+      bomb.push(
+        `${String.fromCharCode(98 + level)}: &${String.fromCharCode(98 + level)} [${Array(9)
+          .fill(`*${String.fromCharCode(97 + level)}`)
+          .join(", ")}]`,
+      );
+    const path = file("bomb.yaml", `${bomb.join("\n")}\n`);
+    expectOneLineRefusal(await cli(["run", "--config", path]), /config file .*bomb.yaml is not valid/);
+  });
+});
+
 describe("inputs that never end or are too large", () => {
   const fifo = join(root, "fifo");
   const sparse = join(root, "sparse.json");
