@@ -24,20 +24,29 @@ import {
 /** Headers whose values teach the run a secret (lower case). */
 const credentialHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
+/**
+ * Whether a credential read from a header is worth scrubbing everywhere: a word of letters only shorter than 16
+ * (`password`, a suite's deliberately wrong `Basic user:password`) would blank out ordinary text in every report.
+ */
+const credentialLike = (value: string) => value.length >= 16 || /[^A-Za-z]/.test(value);
+
 /** The secrets one credential header carries: the credentials after the scheme, a Basic password, cookie values. */
 function learnHeader(name: string, value: string, secrets: SecretValues): void {
+  const learn = (secret: string) => {
+    if (credentialLike(secret)) secrets.add(secret);
+  };
   if (name === "cookie" || name === "set-cookie") {
     // `a=1; b=2` (Cookie) or `a=1; Path=/; HttpOnly, b=2` (Set-Cookie's attributes are no secret, and too short).
-    for (const pair of value.split(/[;,]/)) secrets.add(pair.slice(pair.indexOf("=") + 1).trim());
+    for (const pair of value.split(/[;,]/)) learn(pair.slice(pair.indexOf("=") + 1).trim());
     return;
   }
   const match = /^\s*(\S+)\s+(\S.*)$/.exec(value);
   const credentials = (match ? match[2]! : value).trim();
-  secrets.add(credentials);
+  learn(credentials);
   if (match && match[1]!.toLowerCase() === "basic") {
     const decoded = Buffer.from(credentials, "base64").toString("utf8");
     const colon = decoded.indexOf(":");
-    if (colon >= 0) secrets.add(decoded.slice(colon + 1));
+    if (colon >= 0) learn(decoded.slice(colon + 1));
   }
 }
 
