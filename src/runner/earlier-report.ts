@@ -41,8 +41,13 @@ const isText = (value: unknown, max = maxGroupText): value is string =>
 
 /** Each suite's duration and case count in the report at `path` (`--durations`). */
 export function readDurations(path: string): Map<string, SuiteDuration> {
-  const report = readReport(path, "durations");
-  const suites = Array.isArray(report.suites) ? report.suites : [];
+  return durationsOf(readReport(path, "durations"));
+}
+
+/** Each suite's duration and case count in a report already read (and checked by its caller). */
+export function durationsOf(checked: object): Map<string, SuiteDuration> {
+  const { suites: listed } = checked as { suites?: unknown };
+  const suites = Array.isArray(listed) ? listed : [];
   const durations = new Map<string, SuiteDuration>();
   for (const suite of suites as { id?: unknown; durationMs?: unknown; cases?: unknown }[]) {
     // Only what is usable: a suite's id, and a finite duration (`1e999` parses as Infinity).
@@ -85,7 +90,12 @@ function baselineGroupOf(entry: unknown): BaselineGroup | string {
 
 /** The failure groups of the report at `path` (`--baseline`). */
 export function readBaseline(path: string): Baseline {
-  const report = readReport(path, "baseline");
+  return baselineOf(readReport(path, "baseline"), path);
+}
+
+/** The failure groups of a report already read from `path` (the CLI checks it against the report's schema first). */
+export function baselineOf(checked: object, path: string): Baseline {
+  const report = checked as Readonly<Record<string, unknown>>;
   if (!Array.isArray(report.groups))
     throw new ConfigError(`--baseline ${path}: the report has no failure groups (groups)`);
   const groups = new Map<string, BaselineGroup>();

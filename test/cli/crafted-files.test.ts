@@ -75,14 +75,22 @@ describe("report.json of the right version but a wrong shape", () => {
     ["a snapshot's time not a time", (r) => (r.snapshot = { sequence: 1, takenAt: "<b>now</b>" })],
   ];
 
-  it.each(cases)("merge-reports and diff refuse %s in one line (exit 2)", async (name, edit) => {
-    const path = file(`${name.replace(/\W+/g, "-")}.json`, crafted(edit));
-    const reportDir = join(root, "merged", name.replace(/\W+/g, "-"));
-    const merged = await cli(["merge-reports", path, "--report-dir", reportDir, "--reporter", "markdown"]);
-    expectOneLineRefusal(merged, /not a (valid|conform) report\.json/);
-    const diffed = await cli(["diff", path, path]);
-    expectOneLineRefusal(diffed, /not a (valid|conform) report\.json/);
-  });
+  it.each(cases)(
+    "merge-reports, diff, --baseline and --durations refuse %s in one line (exit 2)",
+    async (name, edit) => {
+      const path = file(`${name.replace(/\W+/g, "-")}.json`, crafted(edit));
+      const reportDir = join(root, "merged", name.replace(/\W+/g, "-"));
+      const merged = await cli(["merge-reports", path, "--report-dir", reportDir, "--reporter", "markdown"]);
+      expectOneLineRefusal(merged, /not a (valid|conform) report\.json/);
+      const diffed = await cli(["diff", path, path]);
+      expectOneLineRefusal(diffed, /not a (valid|conform) report\.json/);
+      for (const option of [
+        ["--baseline", path],
+        ["--shard", "1/2", "--durations", path],
+      ])
+        expectOneLineRefusal(await cli(["run", ...option]), /not a (valid|conform) report\.json/);
+    },
+  );
 
   it("merge-reports and diff refuse a report nested 200,000 deep in one line (exit 2)", async () => {
     const text = JSON.stringify(valid).replace(
