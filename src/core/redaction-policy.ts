@@ -78,9 +78,11 @@ function learnUrl(url: string, secrets: SecretValues): void {
 
 /** The recorded form of a URL: userinfo and secret parameters redacted, known secrets scrubbed. */
 export function recordUrl(url: string, secrets: SecretValues): string {
-  // Most URLs carry neither userinfo nor a parameter: `redactUrl` rules them out cheaply, learning needs a parse.
-  if (url.includes("@") || url.includes("?") || url.includes("#")) learnUrl(url, secrets);
-  return secrets.scrub(redactUrl(url));
+  // Every request passes here: `redactUrl` gives the URL back unparsed when it holds nothing secret (most do), and
+  // only a URL it changed has something to learn.
+  const redacted = redactUrl(url);
+  if (redacted !== url) learnUrl(url, secrets);
+  return secrets.scrub(redacted);
 }
 
 /**
