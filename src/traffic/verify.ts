@@ -62,7 +62,13 @@ function parseRecording(text: string, file: string): ObservedExchange[] {
         `${file}: not JSON (${(error as Error).message}): give a HAR 1.2 file or a go-vcr cassette`,
       );
     }
-    if (isHar(value)) return readHar(value);
+    if (isHar(value)) {
+      try {
+        return readHar(value);
+      } catch (error) {
+        throw new ConfigError(`${file}: not a HAR file conform can judge: ${(error as Error).message}`);
+      }
+    }
     throw new ConfigError(`${file}: JSON without log.entries: not a HAR file`);
   }
   try {

@@ -164,6 +164,31 @@ describe("recordings conform cannot judge (verify)", () => {
   });
 });
 
+describe("descriptions and cassettes of the wrong shape", () => {
+  const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+  it.each([
+    [
+      "spec",
+      "deep.json",
+      `{"openapi":"3.1.0","info":{"title":"x","version":"1"},"paths":{},"x":${deep(200_000)}}`,
+    ],
+    ["spec", "deep.yaml", `openapi: 3.1.0\ninfo: {title: x, version: "1"}\npaths: {}\nx: ${deep(100_000)}\n`],
+    ["spec", "list.yaml", "- openapi: 3.1.0\n"],
+    ["spec", "text.yaml", "just some text\n"],
+    ["verify", "deep-cassette.yaml", `version: 2\ninteractions: ${deep(100_000)}\n`],
+    ["verify", "broken.yaml", "interactions: [\n"],
+    ["verify", "deep.har", `{"log":{"entries":${deep(200_000)}}}`],
+  ])("%s %s: refused in one line (exit 2)", async (command, name, text) => {
+    const path = file(name, text);
+    const result = await cli([
+      command,
+      path,
+      ...(command === "verify" ? ["--report-dir", join(root, "v")] : []),
+    ]);
+    expectOneLineRefusal(result, /cannot load|invalid API description|not a|neither a HAR|exchange 1/);
+  });
+});
+
 describe("config files of the wrong shape", () => {
   it.each([
     ["a list", "[1, 2]", /it must hold an object of options/],
