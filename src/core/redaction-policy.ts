@@ -21,6 +21,9 @@ import {
   scanJson,
 } from "./redact.ts";
 
+/** The credential header value each run's secrets learnt last: a run sends the same one on nearly every request. */
+const lastLearnt = new WeakMap<SecretValues, string>();
+
 /** Headers whose values teach the run a secret (lower case). */
 const credentialHeaders = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie"]);
 
@@ -59,9 +62,14 @@ export function recordHeaders(
   headers: Readonly<Record<string, string>>,
   secrets: SecretValues,
 ): Readonly<Record<string, string>> {
+  // for-in and the lower-case names first: every request of a run passes here, with the same Authorization.
   for (const name in headers) {
-    const lower = name.toLowerCase();
-    if (credentialHeaders.has(lower)) learnHeader(lower, headers[name] as string, secrets);
+    const lower = credentialHeaders.has(name) ? name : name.toLowerCase();
+    if (!credentialHeaders.has(lower)) continue;
+    const value = headers[name] as string;
+    if (lastLearnt.get(secrets) === value) continue;
+    learnHeader(lower, value, secrets);
+    lastLearnt.set(secrets, value);
   }
   return secrets.scrubRecord(redactHeaders(headers));
 }
