@@ -110,6 +110,19 @@ describe("report.json of the right version but a wrong shape", () => {
     expectOneLineRefusal(await cli(["diff", path, path]), /nested deeper than 512 levels/);
   });
 
+  it("a report whose fields hold terminal escapes: the refusal quoting them reaches the terminal without them", async () => {
+    const one = file(
+      "escape-1.json",
+      crafted((r) => (r.spec.version = "\u001b]0;owned\u0007\u001b[2J")),
+    );
+    const two = file("escape-2.json", valid);
+    const merged = await cli(["merge-reports", one, two, "--report-dir", join(root, "escape")]);
+    expect(merged.code).toBe(2);
+    expect(merged.err).toMatch(/different description/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be there
+    expect(merged.err).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
   it("a valid report full of markup merges into a summary.md where none of it is live", async () => {
     const hostile = crafted((r) => {
       r.runId = "[x](javascript:alert(1)) @octocat <img src=https://example.invalid/p.png>";
