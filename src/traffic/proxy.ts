@@ -140,8 +140,8 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     const url = `${targetBase}${incoming.url ?? "/"}`;
     const headers = forwardedHeaders(incoming);
     const requestHeaders = flat(headers);
-    const token = /^\s*\S+\s+(\S+)/.exec(requestHeaders.authorization ?? "")?.[1];
-    recorder.secrets.add(token);
+    // Every credential the client sent, the hop-by-hop Proxy-Authorization too (not forwarded, not recorded).
+    recorder.learnHeaders(flat(incoming.headers));
     const requestBody = body.length > 0 ? body.toString("utf8") : undefined;
     let headersMs = 0;
     try {

@@ -99,6 +99,11 @@ export class ExchangeRecorder {
     this.#match = trafficMatcher(spec, baseUrl);
   }
 
+  /** Learns the credentials of headers that are not recorded (a proxy's hop-by-hop ones). */
+  learnHeaders(headers: Readonly<Record<string, string>>): void {
+    recordHeaders(headers, this.secrets);
+  }
+
   /** Learns what an exchange teaches without recording it (a recording read whole: its later secrets too). */
   learn(observed: ObservedExchange): void {
     recordHeaders(observed.requestHeaders, this.secrets);
