@@ -5,7 +5,7 @@
  * later answer named it one (the reports are scrubbed again when the case ends, a streamed HAR cannot be).
  * Placements in a URL's userinfo do not apply: a client turns userinfo into a header before it sends anything.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,47 +14,12 @@ import { join } from "node:path";
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { secretPlacements } from "../fixtures/secret-placements.ts";
-import { conformBin } from "../helpers/cli-runs.ts";
+import { startProxy } from "../helpers/proxy-child.ts";
 
 const placements = secretPlacements().filter((placement) =>
   placement.exchanges.every((observed) => !/^https?:\/\/[^/]*@/.test(observed.url)),
 );
 const seenBeforeLearnt = "seen in free text before it is learnt";
-
-/** Starts `conform proxy` to `target`; resolves with its URL once it listens. */
-async function startProxy(
-  target: string,
-  dir: string,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      conformBin,
-      "proxy",
-      "--target",
-      target,
-      "--port",
-      "0",
-      "--report-dir",
-      join(dir, "reports"),
-      "--har",
-      join(dir, "proxy.har"),
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /listening on (\S+),/.exec(output);
-      if (found?.[1]) resolve(found[1]);
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", read);
-    child.on("exit", () => reject(new Error(`the proxy exited: ${output}`)));
-  });
-  return { child, url, output: () => output };
-}
 
 describe("secrets placed in traffic through conform proxy", () => {
   it("are in no output (the streamed HAR only holds one shown before it was learnt)", async () => {
@@ -72,13 +37,17 @@ describe("secrets placed in traffic through conform proxy", () => {
     const dir = mkdtempSync(join(tmpdir(), "conform-proxy-secrets-"));
     let started: ChildProcess | undefined;
     try {
-      const proxy = await startProxy(`http://127.0.0.1:${(target.address() as AddressInfo).port}`, dir);
+      const proxy = startProxy(
+        `http://127.0.0.1:${(target.address() as AddressInfo).port}`,
+        join(dir, "reports"),
+        ["--har", join(dir, "proxy.har")],
+      );
       started = proxy.child;
-      const exited = new Promise((resolve) => proxy.child.on("exit", resolve));
+      const url = await proxy.url;
       for (const [index, placement] of placements.entries())
         for (const [step, observed] of placement.exchanges.entries()) {
-          const url = new URL(observed.url);
-          const answer = await request(`${proxy.url}${url.pathname}${url.search}`, {
+          const path = new URL(observed.url);
+          const answer = await request(`${url}${path.pathname}${path.search}`, {
             method: observed.method as "GET",
             headers: { ...observed.requestHeaders, "x-placement": String(index), "x-step": String(step) },
             body: observed.requestBody,
@@ -86,7 +55,7 @@ describe("secrets placed in traffic through conform proxy", () => {
           await answer.body.text();
         }
       proxy.child.kill("SIGTERM");
-      await exited;
+      await proxy.exited;
       const latest = join(dir, "reports", "latest");
       const outputs: [string, string][] = [
         ["console", proxy.output()],
