@@ -1,5 +1,5 @@
 /**
- * Reading a report.json written by someone else (`merge-reports`, `diff`, `cleanup --from-report`): untrusted input.
+ * Reading a report.json written by someone else (`merge-reports`, `diff`, `--baseline`, `--durations`): untrusted input.
  * The file is size-capped, parsed, and validated against `report.schema.json` (types, shapes, bounds) before a
  * field of it is used; every number in it must be one a sum keeps exact. What is wrong is one line naming the file
  * and the first place (a ConfigError: exit 2), never a TypeError later. Fields a reader of major version 2 may
