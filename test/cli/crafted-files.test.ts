@@ -5,10 +5,18 @@
  * large sparse files are made here, in a temporary folder (no device is ever read).
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createJsonReporter } from "../../src/reporters/json.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { failingRun, hostileLabel } from "../fixtures/events/with-failures.ts";
@@ -16,6 +24,8 @@ import { type CliResult, cli } from "../helpers/cli.ts";
 import { feed, fileOptions } from "../reporters/helpers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "conform-crafted-"));
+// The FIFO and the 3 GiB sparse file go with it.
+afterAll(() => rmSync(root, { recursive: true, force: true }));
 // biome-ignore lint/suspicious/noExplicitAny: a report.json edited as data
 type Json = any;
 let valid: Json;
