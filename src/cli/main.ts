@@ -5,6 +5,7 @@
 import yargs from "yargs";
 import { ConfigError, ToolkitError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { terminalSafe } from "../reporters/_internals/text.ts";
 import { commands } from "./commands/index.ts";
 import { toolVersion } from "./version.ts";
 
@@ -46,10 +47,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     const fromHandler = (args as { exitCode?: unknown }).exitCode;
     if (typeof fromHandler === "number") exitCode = fromHandler;
   } catch (error) {
+    // A message may quote a file or a target (a report's field, a path): no control character of theirs reaches
+    // the terminal.
     if (error instanceof UsageError) {
-      process.stderr.write(`conform: ${error.message}\nRun \`conform --help\` for usage.\n`);
+      process.stderr.write(`conform: ${terminalSafe(error.message)}\nRun \`conform --help\` for usage.\n`);
     } else if (ToolkitError.is(error)) {
-      process.stderr.write(`conform: ${error.message} [${error.code}]\n`);
+      process.stderr.write(`conform: ${terminalSafe(error.message)} [${error.code}]\n`);
     } else {
       process.stderr.write(
         `conform: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

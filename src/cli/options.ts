@@ -3,9 +3,9 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
+import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
 
 /** `--reporter console,json --reporter html` → ["console", "json", "html"]. */
 export function listOption(value: unknown): string[] {
@@ -22,19 +22,37 @@ export function newRunId(now = new Date()): string {
   return `${stamp}-${randomBytes(2).toString("hex")}`;
 }
 
-/** Reads a config file (JSON, or YAML by extension) into yargs' option object. */
+/** Options a config file holds as an object (settings for suites); every other is a value or a list of values. */
+const objectOptions = new Set(["suite-options"]);
+
+const isScalar = (value: unknown) => ["string", "number", "boolean"].includes(typeof value);
+
+/** What is wrong with one option of a config file, or undefined: yargs would take an object as text, silently. */
+function optionProblem([name, value]: [string, unknown]): string | undefined {
+  if (objectOptions.has(name))
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? undefined
+      : `${JSON.stringify(name)} must be an object of settings`;
+  if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) return undefined;
+  return `${JSON.stringify(name.slice(0, 60))} must be a text, a number, true or false, or a list of them`;
+}
+
+/** Reads a config file (JSON, or YAML by extension) into yargs' option object, each option's value checked. */
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = readInputFile(path, inputLimits.config);
   } catch (error) {
-    throw new ConfigError(`config file ${path} cannot be read: ${(error as Error).message}`);
+    if (!(error instanceof InputFileRefused)) throw error;
+    throw new ConfigError(`config file ${path} ${error.message}`);
   }
   try {
     const parsed: unknown = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new Error("it must hold an object of options");
     }
+    const problem = Object.entries(parsed).map(optionProblem).find(Boolean);
+    if (problem) throw new Error(problem);
     return parsed as Record<string, unknown>;
   } catch (error) {
     throw new ConfigError(`config file ${path} is not valid: ${(error as Error).message}`);

@@ -5,8 +5,9 @@
  * @module
  */
 import { existsSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
+import { makeDirectory } from "../core/directories.ts";
 import { ConfigError, RunInterrupted, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished, RunSnapshot } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
@@ -138,7 +139,7 @@ export function snapshotLine(event: RunSnapshot, outputDir: string, written: Sna
 export async function ensureWritable(outputDir: string): Promise<void> {
   const probe = join(outputDir, `.writable.${process.pid}.tmp`);
   try {
-    await mkdir(outputDir, { recursive: true, mode: 0o700 });
+    await makeDirectory(outputDir);
     await writeFile(probe, "", { mode: 0o600 });
     await rm(probe, { force: true });
   } catch (error) {

@@ -12,6 +12,13 @@ import { BoundedMemo } from "./bounded-memo.ts";
 
 export const redactedPlaceholder = "[REDACTED]";
 
+/**
+ * The API's own redacted form (the description's `ssl_key: "<REDACTED>"`, an OAuth client's later `secret`): no
+ * secret, so the recorder keeps it as it is, and a value under a secret key that the recorder did replace was
+ * something else.
+ */
+export const describedRedactedForm = "<REDACTED>";
+
 /** Keys whose values are always secret: in JSON bodies, forms and URL parameters. */
 const secretKeys = new Set([
   "authorization",
@@ -156,7 +163,7 @@ function mapJson(value: unknown, map: (entry: unknown, key: string | undefined) 
 /** Redacts secret values in a parsed JSON value (by key), returning a copy. */
 export function redactJson(value: unknown): unknown {
   return mapJson(value, (entry, key) =>
-    key !== undefined && typeof entry === "string" && entry !== "<REDACTED>" && isSecretKey(key)
+    key !== undefined && typeof entry === "string" && entry !== describedRedactedForm && isSecretKey(key)
       ? redactedPlaceholder
       : entry,
   );
@@ -220,17 +227,20 @@ export function redactForm(text: string): string {
   return changed ? params.toString() : text;
 }
 
-/** Could a URL carry a secret parameter? (False means it surely does not: no secret key name, nothing encoded.) */
-const mayHoldSecretParameter = new RegExp(`%|${[...secretParameters].join("|")}`, "i");
+/** Could a URL carry a secret parameter or userinfo? (False means it surely does not: no secret key name, nothing encoded, no `@`.) */
+const mayHoldSecretParameter = new RegExp(`%|@|${[...secretParameters].join("|")}`, "i");
 
+/** A URL as recorded: its userinfo (credentials) and secret parameters replaced. */
 export function redactUrl(url: string): string {
   // Every recorded request passes here: most URLs name no secret key, and parsing them would change nothing.
   if (!mayHoldSecretParameter.test(url)) return url;
   const parsed = URL.parse(url);
-  if (!parsed || (parsed.search === "" && parsed.hash === "")) return url;
+  const userinfo = parsed !== null && (parsed.username !== "" || parsed.password !== "");
+  if (!parsed || (!userinfo && parsed.search === "" && parsed.hash === "")) return url;
   const query = parsed.search ? `?${redactForm(parsed.search.slice(1))}` : "";
   const hash = parsed.hash ? `#${redactForm(parsed.hash.slice(1))}` : "";
-  return `${parsed.origin}${parsed.pathname}${query}${hash}`;
+  const origin = userinfo ? `${parsed.protocol}//${redactedPlaceholder}@${parsed.host}` : parsed.origin;
+  return `${origin}${parsed.pathname}${query}${hash}`;
 }
 
 /** Adds the values of secret keys found in a parsed JSON value to the run's known secrets (no recursion). */
@@ -265,10 +275,14 @@ const secretInText = new RegExp(
   "gi",
 );
 
-/** The values next to secret-named keys in a text of any kind (see {@link secretInText}). */
+/** A secret-named XML element's text (`<password>…</password>`): XML answers name their fields as elements. */
+const secretInXml = new RegExp(`<(?:${[...secretKeys].join("|")})\\s*>\\s*([^<\\s]+)\\s*<`, "gi");
+
+/** The values next to secret-named keys in a text of any kind (see {@link secretInText}), or in their elements. */
 export function secretsInText(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(secretInText)) if (match[1] !== undefined) found.push(match[1]);
+  for (const match of text.matchAll(secretInXml)) if (match[1] !== undefined) found.push(match[1]);
   return found;
 }
 

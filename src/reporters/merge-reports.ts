@@ -8,7 +8,7 @@
  * shard or a suite, or leave a shard out. The latency histogram is not in report.json: a merged run has none.
  * @module
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import type {
@@ -25,6 +25,7 @@ import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { namedCasesPerGroup, namedOperationsPerGroup } from "../runner/failure-groups.ts";
 import { type JsonCase, type JsonExchange, type JsonReport, jsonReportFile } from "./json.ts";
+import { readReportFile } from "./report-file.ts";
 
 /** A report read from disk, with where it came from (for messages). */
 export interface ShardReport {
@@ -40,14 +41,7 @@ export function readShardReport(path: string): ShardReport {
   } catch (error) {
     throw new ConfigError(`${path}: cannot be read (${(error as Error).message})`);
   }
-  let report: JsonReport;
-  try {
-    report = JSON.parse(readFileSync(file, "utf8")) as JsonReport;
-  } catch (error) {
-    throw new ConfigError(`${file}: not a readable report.json (${(error as Error).message})`);
-  }
-  if (typeof report !== "object" || report === null || !/^2\./.test(String(report.schemaVersion)))
-    throw new ConfigError(`${file}: not a conform report.json (schemaVersion 2.x)`);
+  const report = readReportFile(file);
   if (!Array.isArray(report.suites) || !Array.isArray(report.groups))
     throw new ConfigError(`${file}: a report.json without suites or groups`);
   return { path: file, report };

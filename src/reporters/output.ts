@@ -6,9 +6,10 @@
  * 0700; the mirror keeps those modes.
  * @module
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { copyFile, cp, mkdir, open, rename, rm, stat } from "node:fs/promises";
+import { renameSync, writeFileSync } from "node:fs";
+import { copyFile, cp, open, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { makeDirectory, makeDirectorySync } from "../core/directories.ts";
 
 /** The directory name of the mirror of the most recent run, beside the runs' own directories. */
 export const latestDirName = "latest";
@@ -29,7 +30,7 @@ export async function writeReportFile(
   name: string,
   content: string | Iterable<string>,
 ): Promise<string> {
-  await mkdir(outputDir, { recursive: true, mode: 0o700 });
+  await makeDirectory(outputDir);
   const path = join(outputDir, name);
   const temporary = temporaryName(path);
   // Readable by the owner only: a report holds a target's answers, which a redaction may have missed.
@@ -63,7 +64,7 @@ export async function writeReportFile(
  * Written whole to a temporary file, then renamed.
  */
 export function writeReportFileSync(outputDir: string, name: string, content: Iterable<string>): string {
-  mkdirSync(outputDir, { recursive: true, mode: 0o700 });
+  makeDirectorySync(outputDir);
   const path = join(outputDir, name);
   const temporary = temporaryName(path);
   writeFileSync(temporary, [...content].join(""), { mode: 0o600 });

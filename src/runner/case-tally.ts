@@ -137,15 +137,19 @@ export class CaseTally {
     return this.#failed.length > 0;
   }
 
-  /** Failed results (one per group, with the count of its repeats in the case), then each distinct skip once. */
+  /**
+   * Failed results (one per group, with the count of its repeats in the case), then each distinct skip once. Like
+   * {@link exchanges}, scrubbed again of every secret known now: one learnt after a result was kept (a value shown in
+   * free text before a later answer named it a secret) is in no report.
+   */
   get notable(): CheckResult[] {
     const failures = this.#failed.map(({ result, count }) => (count > 1 ? { ...result, count } : result));
-    return [...failures, ...this.#skipsInOrder];
+    return this.#secrets.scrubDeep([...failures, ...this.#skipsInOrder]);
   }
 
-  /** The exchanges kept for failed results (the first few of each group over the run). */
+  /** The exchanges kept for failed results (the first few of each group over the run), scrubbed again. */
   get exchanges(): Exchange[] {
-    return [...this.#kept.values()];
+    return this.#secrets.scrubDeep([...this.#kept.values()]);
   }
 }
 

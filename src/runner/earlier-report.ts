@@ -4,9 +4,9 @@
  * report will do; a file that is not one is a ConfigError naming the option and the file (exit 2).
  * @module
  */
-import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
 import type { BaselineGroup } from "../core/events.ts";
+import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
 
 export interface SuiteDuration {
   readonly durationMs: number;
@@ -22,8 +22,9 @@ export interface Baseline {
 function readReport(path: string, option: string): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    parsed = JSON.parse(readInputFile(path, inputLimits.report));
   } catch (error) {
+    if (error instanceof InputFileRefused) throw new ConfigError(`--${option} ${path}: ${error.message}`);
     throw new ConfigError(`--${option} ${path}: not a readable report.json (${(error as Error).message})`);
   }
   const report = parsed as Record<string, unknown> | null;
@@ -32,44 +33,78 @@ function readReport(path: string, option: string): Record<string, unknown> {
   return report;
 }
 
+/** The longest text a baseline group may hold in a field: its ids are digests, its messages one line. */
+const maxGroupText = 4096;
+
+const isText = (value: unknown, max = maxGroupText): value is string =>
+  typeof value === "string" && value.length <= max;
+
 /** Each suite's duration and case count in the report at `path` (`--durations`). */
 export function readDurations(path: string): Map<string, SuiteDuration> {
-  const report = readReport(path, "durations");
-  const suites = Array.isArray(report.suites) ? report.suites : [];
+  return durationsOf(readReport(path, "durations"));
+}
+
+/** Each suite's duration and case count in a report already read (and checked by its caller). */
+export function durationsOf(checked: object): Map<string, SuiteDuration> {
+  const { suites: listed } = checked as { suites?: unknown };
+  const suites = Array.isArray(listed) ? listed : [];
   const durations = new Map<string, SuiteDuration>();
   for (const suite of suites as { id?: unknown; durationMs?: unknown; cases?: unknown }[]) {
-    if (typeof suite?.id !== "string" || typeof suite.durationMs !== "number") continue;
+    // Only what is usable: a suite's id, and a finite duration (`1e999` parses as Infinity).
+    if (!isText(suite?.id, 256) || !Number.isFinite(suite.durationMs)) continue;
     durations.set(suite.id, {
-      durationMs: Math.max(0, suite.durationMs),
+      durationMs: Math.max(0, suite.durationMs as number),
       cases: Array.isArray(suite.cases) ? suite.cases.length : 0,
     });
   }
   return durations;
 }
 
+/**
+ * One failure group of an earlier report, its fields checked for type and size (they reach every report of the run:
+ * `run-finished.baseline`), or what is wrong with it.
+ */
+function baselineGroupOf(entry: unknown): BaselineGroup | string {
+  if (typeof entry !== "object" || entry === null) return "is not an object";
+  const group = entry as Record<string, unknown>;
+  if (!isText(group.id, 256) || group.id === "") return "has no id of at most 256 characters";
+  if (!isText(group.checkId, 256)) return "has no checkId of at most 256 characters";
+  if (!isText(group.shape ?? "") || !isText(group.example ?? ""))
+    return `has a shape or example that is not text of at most ${maxGroupText} characters`;
+  const firstCases = group.firstCases ?? [];
+  if (!Array.isArray(firstCases) || firstCases.length > 1000)
+    return "has firstCases that are not a short list";
+  const suites = new Set<string>();
+  for (const one of firstCases as { suiteId?: unknown }[]) {
+    if (!isText(one?.suiteId, 256)) return "has a first case without a suiteId";
+    suites.add(one.suiteId as string);
+  }
+  return {
+    id: group.id,
+    checkId: group.checkId,
+    shape: (group.shape as string | undefined) ?? "",
+    example: (group.example as string | undefined) ?? "",
+    suites: [...suites],
+  };
+}
+
 /** The failure groups of the report at `path` (`--baseline`). */
 export function readBaseline(path: string): Baseline {
-  const report = readReport(path, "baseline");
+  return baselineOf(readReport(path, "baseline"), path);
+}
+
+/** The failure groups of a report already read from `path` (the CLI checks it against the report's schema first). */
+export function baselineOf(checked: object, path: string): Baseline {
+  const report = checked as Readonly<Record<string, unknown>>;
   if (!Array.isArray(report.groups))
     throw new ConfigError(`--baseline ${path}: the report has no failure groups (groups)`);
   const groups = new Map<string, BaselineGroup>();
-  for (const group of report.groups as Record<string, unknown>[]) {
-    if (typeof group?.id !== "string" || typeof group.checkId !== "string") continue;
-    const firstCases = Array.isArray(group.firstCases) ? group.firstCases : [];
-    groups.set(group.id, {
-      id: group.id,
-      checkId: group.checkId,
-      shape: String(group.shape ?? ""),
-      example: String(group.example ?? ""),
-      suites: [
-        ...new Set(
-          (firstCases as { suiteId?: unknown }[]).flatMap((one) =>
-            typeof one?.suiteId === "string" ? [one.suiteId] : [],
-          ),
-        ),
-      ],
-    });
-  }
+  (report.groups as unknown[]).forEach((entry, index) => {
+    const group = baselineGroupOf(entry);
+    if (typeof group === "string")
+      throw new ConfigError(`--baseline ${path}: groups[${index}] ${group}: not a report.json of conform`);
+    groups.set(group.id, group);
+  });
   return { source: path, groups };
 }
 

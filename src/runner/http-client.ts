@@ -11,16 +11,8 @@ import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici"
 import { BoundedMemo } from "../core/bounded-memo.ts";
 import { WaitTooLongError } from "../core/errors.ts";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
-import {
-  collectSecrets,
-  isRedactedHeader,
-  redactHeaders,
-  redactJson,
-  redactText,
-  redactUrl,
-  type SecretValues,
-  scanJson,
-} from "../core/redact.ts";
+import { isRedactedHeader, type SecretValues } from "../core/redact.ts";
+import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { abortRelayOf } from "./abort-relay.ts";
 import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
 import { transportReason } from "./transport-reason.ts";
@@ -103,7 +95,7 @@ function answerHeaders(
     const value = headers[name];
     if (typeof value !== "string" || isRedactedHeader(name) || secrets.appearsIn(value)) {
       const live = flattenedCopy(headers);
-      return { live, recorded: secrets.scrubRecord(redactHeaders(live)) };
+      return { live, recorded: recordHeaders(live, secrets) };
     }
   }
   const clean = headers as Record<string, string>;
@@ -205,16 +197,16 @@ export class HttpClient {
   }
 
   private recordRequest(outgoing: OutgoingRequest): RecordedRequest {
-    const headers = redactHeaders(outgoing.headers ?? {});
+    const secrets = this.#options.secrets;
+    const headers = recordHeaders(outgoing.headers ?? {}, secrets);
     const body =
       outgoing.body === undefined
         ? undefined
-        : this.recordBody(outgoing.body, parsedIfJson(outgoing.body)).text;
-    const secrets = this.#options.secrets;
+        : recordBody(outgoing.body, parsedIfJson(outgoing.body), secrets).text;
     const recorded: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
       method: outgoing.method,
-      url: secrets.scrub(redactUrl(outgoing.url)),
-      headers: secrets.scrubRecord(headers),
+      url: recordUrl(outgoing.url, secrets),
+      headers,
       body,
     };
     // Set only on the rare negative request: a spread into the literal would build every record the slow way.
@@ -269,7 +261,7 @@ export class HttpClient {
       const parsed =
         truncated || text === "" ? undefined : labelled ? parsedOrUndefined(text) : parsedIfJson(text);
       const json = labelled ? parsed : undefined;
-      const recorded = this.recordBody(text, parsed);
+      const recorded = recordBody(text, parsed, this.#options.secrets);
       const response: RecordedResponse = {
         status: answer.statusCode,
         headers: recordedHeaders,
@@ -311,33 +303,6 @@ export class HttpClient {
         exchange,
       );
     }
-  }
-
-  /**
-   * The recorded form of a body (an answer's or a request's), whatever its Content-Type. Most hold no secret: a
-   * cheap scan says so and they are kept as they came (the recorded JSON is then the parsed value itself: recording
-   * is the hot path of every run). A body under a secret key teaches the run that secret and is redacted by key;
-   * one that is not JSON (or nests too deep to record as JSON) is redacted as text; known secret values are
-   * scrubbed anywhere.
-   */
-  private recordBody(text: string, parsed: unknown): { text: string; json: unknown } {
-    const secrets = this.#options.secrets;
-    if (parsed === undefined) return { text: redactText(text, secrets), json: undefined };
-    const scan = scanJson(parsed);
-    if (scan.tooDeep) {
-      // Secrets are learnt from the whole value (no recursion), but it is kept as text: reporters could not
-      // serialise it.
-      collectSecrets(parsed, secrets);
-      return { text: redactText(text, secrets), json: undefined };
-    }
-    if (scan.secretKeys) {
-      // Secrets the target hands out (new tokens, client secrets) are scrubbed wherever they appear later.
-      collectSecrets(parsed, secrets);
-      const redacted = secrets.scrubDeep(redactJson(parsed));
-      return { text: JSON.stringify(redacted), json: redacted };
-    }
-    if (secrets.appearsIn(text)) return { text: secrets.scrub(text), json: secrets.scrubDeep(parsed) };
-    return { text, json: parsed };
   }
 
   /**

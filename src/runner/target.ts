@@ -4,8 +4,8 @@
  * own token, exempt from rate limits in practice; its seeded login user; delays shrunk).
  * @module
  */
-import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
+import { inputLimits, readInputFile } from "../core/input-file.ts";
 import { describedRateLimits, scaleRateWindows, uniformRateLimits } from "../reference/rate-limit.ts";
 import { createReferenceServer } from "../reference/server.ts";
 import type { ApiSpec } from "../spec/types.ts";
@@ -78,9 +78,9 @@ export async function startTarget(config: RunConfig, spec: ApiSpec): Promise<Sta
   let ca: string | undefined;
   if (config.caFile) {
     try {
-      ca = readFileSync(config.caFile, "utf8");
+      ca = readInputFile(config.caFile, inputLimits.pem);
     } catch (error) {
-      throw new ConfigError(`--ca ${config.caFile} cannot be read: ${(error as Error).message}`);
+      throw new ConfigError(`--ca ${config.caFile} ${(error as Error).message}`);
     }
   }
   return {

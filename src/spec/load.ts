@@ -9,6 +9,7 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { SpecInvalidError, SpecLoadError } from "../core/errors.ts";
+import { checkInputFile, InputFileRefused, inputLimits } from "../core/input-file.ts";
 import { type FormatMode, knownFormats } from "./compile.ts";
 import { detectDialect } from "./dialect.ts";
 import { documentSchemaProblems } from "./document-schema.ts";
@@ -67,6 +68,16 @@ type Document = Record<string, unknown>;
 
 /** Reads and parses the source; swagger-parser's own version checks are left to {@link detectDialect}. */
 async function parse(parser: SwaggerParser, source: string): Promise<Document> {
+  // swagger-parser reads a file whole, whatever it is: /dev/zero or a FIFO would never end.
+  if (!/^https?:\/\//i.test(source)) {
+    try {
+      checkInputFile(source, inputLimits.description);
+    } catch (error) {
+      if (error instanceof InputFileRefused)
+        throw new SpecLoadError(source, `cannot load ${source}: it ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
   try {
     await parser.parse(source, parserOptions(source));
   } catch (error) {

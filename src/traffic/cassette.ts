@@ -62,7 +62,10 @@ export function readCassette(text: string, startedAt = Date.now()): ObservedExch
   let clock = startedAt;
   const headersKept = new Set<string>();
   const recording = { headersKept };
-  return (document as { interactions: unknown[] }).interactions.filter(isObject).map((interaction) => {
+  const interactions = (document as { interactions: unknown[] }).interactions;
+  const stray = interactions.findIndex((interaction) => !isObject(interaction));
+  if (stray >= 0) throw new Error(`interactions[${stray}] is not an interaction (a mapping)`);
+  return (interactions as Record<string, unknown>[]).map((interaction) => {
     const request = isObject(interaction.request) ? interaction.request : {};
     const response = isObject(interaction.response) ? interaction.response : undefined;
     const code =

@@ -152,7 +152,9 @@ export function isHar(value: unknown): boolean {
 export function readHar(value: unknown): ObservedExchange[] {
   if (!isHar(value)) throw new Error("not a HAR file (no log.entries array)");
   const entries = (value as { log: { entries: unknown[] } }).log.entries;
-  return entries.filter(isObject).map((entry, index) => {
+  const stray = entries.findIndex((entry) => !isObject(entry));
+  if (stray >= 0) throw new Error(`log.entries[${stray}] is not an entry (an object)`);
+  return (entries as Record<string, unknown>[]).map((entry, index) => {
     const request = isObject(entry.request) ? entry.request : {};
     const response = isObject(entry.response) ? entry.response : undefined;
     const content = isObject(response?.content) ? response.content : {};

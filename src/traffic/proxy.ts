@@ -109,8 +109,10 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const spec = await loadSpec(config.specPath);
   const bus = new EventBus();
   for (const listener of options.listeners) bus.subscribe(listener);
+  const recorder = new ExchangeRecorder(spec);
   const session = new TrafficSession(
     {
+      secrets: recorder.secrets,
       runId: options.runId,
       spec,
       checks,
@@ -122,7 +124,6 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     },
     [{ id: proxySourceId, title: `traffic through the proxy to ${targetBase}` }],
   );
-  const recorder = new ExchangeRecorder(spec);
   const agent = new Agent({
     connect: {
       ...(config.caFile ? { ca: readFileSync(config.caFile, "utf8") } : {}),
@@ -139,8 +140,8 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     const url = `${targetBase}${incoming.url ?? "/"}`;
     const headers = forwardedHeaders(incoming);
     const requestHeaders = flat(headers);
-    const token = /^\s*\S+\s+(\S+)/.exec(requestHeaders.authorization ?? "")?.[1];
-    recorder.secrets.add(token);
+    // Every credential the client sent, the hop-by-hop Proxy-Authorization too (not forwarded, not recorded).
+    recorder.learnHeaders(flat(incoming.headers));
     const requestBody = body.length > 0 ? body.toString("utf8") : undefined;
     let headersMs = 0;
     try {

@@ -1,23 +1,14 @@
 /**
  * Turning an observed request and answer (a proxy's, a recording's) into a recorded {@link Exchange} as the
- * runner's client records its own: header names lower-cased, secrets redacted (headers, URLs, JSON bodies by key,
- * form bodies by parameter, and every secret learnt so far wherever it appears), the operation matched.
+ * runner's client records its own, by the same policy (`core/redaction-policy.ts`): header names lower-cased,
+ * secrets redacted and learnt, every secret learnt so far scrubbed wherever it appears, the operation matched.
  * @module
  */
 import { createHash } from "node:crypto";
 import type { RecordingGaps } from "../checks/types.ts";
 import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
-import {
-  collectFormSecrets,
-  collectSecrets,
-  redactForm,
-  redactHeaders,
-  redactJson,
-  redactText,
-  redactUrl,
-  SecretValues,
-  scanJson,
-} from "../core/redact.ts";
+import { SecretValues } from "../core/redact.ts";
+import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { operationMatchOf } from "../runner/operation-matcher.ts";
 import type { ApiSpec } from "../spec/types.ts";
 
@@ -108,50 +99,39 @@ export class ExchangeRecorder {
     this.#match = trafficMatcher(spec, baseUrl);
   }
 
-  #body(text: string, contentType: string | undefined): { text: string; json: unknown } {
-    const parsed = parsedJson(text);
-    if (parsed === undefined) {
-      if (contentType?.includes("form-urlencoded") || /^[\w.%+-]+=[^&]*(&[\w.%+-]+=[^&]*)*$/.test(text)) {
-        collectFormSecrets(text, this.secrets);
-        return { text: this.secrets.scrub(redactForm(text)), json: undefined };
-      }
-      return { text: redactText(text, this.secrets), json: undefined };
-    }
-    const scan = scanJson(parsed);
-    if (scan.tooDeep) {
-      collectSecrets(parsed, this.secrets);
-      return { text: redactText(text, this.secrets), json: undefined };
-    }
-    if (scan.secretKeys) {
-      collectSecrets(parsed, this.secrets);
-      const redacted = this.secrets.scrubDeep(redactJson(parsed));
-      return { text: JSON.stringify(redacted), json: redacted };
-    }
-    if (this.secrets.appearsIn(text))
-      return { text: this.secrets.scrub(text), json: this.secrets.scrubDeep(parsed) };
-    return { text, json: parsed };
+  /** Learns the credentials of headers that are not recorded (a proxy's hop-by-hop ones). */
+  learnHeaders(headers: Readonly<Record<string, string>>): void {
+    recordHeaders(headers, this.secrets);
   }
 
-  #headers(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-    return this.secrets.scrubRecord(redactHeaders(headers));
+  /** Learns what an exchange teaches without recording it (a recording read whole: its later secrets too). */
+  learn(observed: ObservedExchange): void {
+    recordHeaders(observed.requestHeaders, this.secrets);
+    recordUrl(observed.url, this.secrets);
+    if (observed.requestBody)
+      recordBody(observed.requestBody, parsedJson(observed.requestBody), this.secrets);
+    if (observed.response) {
+      recordHeaders(observed.response.headers, this.secrets);
+      recordBody(observed.response.body, parsedJson(observed.response.body), this.secrets);
+    }
   }
 
   record(observed: ObservedExchange): Exchange {
-    const requestHeaders = this.#headers(observed.requestHeaders);
+    const requestHeaders = recordHeaders(observed.requestHeaders, this.secrets);
     const request: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
       method: observed.method.toUpperCase(),
-      url: this.secrets.scrub(redactUrl(observed.url)),
+      url: recordUrl(observed.url, this.secrets),
       headers: requestHeaders,
       body:
         observed.requestBody === undefined || observed.requestBody === ""
           ? undefined
-          : this.#body(observed.requestBody, requestHeaders["content-type"]).text,
+          : recordBody(observed.requestBody, parsedJson(observed.requestBody), this.secrets).text,
     };
     if (observed.breaks !== undefined) request.breaks = observed.breaks;
     let response: RecordedResponse | undefined;
     if (observed.response) {
-      const headers = this.#headers(observed.response.headers);
-      const body = this.#body(observed.response.body, headers["content-type"]);
+      const headers = recordHeaders(observed.response.headers, this.secrets);
+      const body = recordBody(observed.response.body, parsedJson(observed.response.body), this.secrets);
       response = {
         status: observed.response.status,
         headers,

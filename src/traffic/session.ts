@@ -42,6 +42,11 @@ export interface TrafficSessionInput {
   readonly toolVersion: string;
   readonly keptBodyBytes: number;
   readonly keptReportBytes: number;
+  /**
+   * The secrets the recorder learnt (shared, still growing): what a case keeps is scrubbed again when it ends
+   * (`CaseTally`), so a value seen in free text before it was learnt under a secret key is in no report.
+   */
+  readonly secrets?: SecretValues;
 }
 
 interface Source {
@@ -62,7 +67,7 @@ export class TrafficSession {
   readonly #observed: ObservedJudge;
   readonly #groups: FailureGroups;
   readonly #kept: KeptBodies;
-  readonly #secrets = new SecretValues();
+  readonly #secrets: SecretValues;
   readonly #sources = new Map<string, Source>();
   readonly #started = performance.now();
   readonly #counts = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 };
@@ -75,6 +80,7 @@ export class TrafficSession {
     sources: readonly { readonly id: string; readonly title: string }[],
   ) {
     this.#input = input;
+    this.#secrets = input.secrets ?? new SecretValues();
     const { spec, bus } = input;
     this.#judge = new ExchangeJudge(spec, input.checks);
     this.#observed = new ObservedJudge(spec);

@@ -4,11 +4,11 @@
  * limits and page walks, see them as they happened). A file that is neither is a usage error (exit 2).
  * @module
  */
-import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { RecordingGaps } from "../checks/types.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
+import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, selectChecks } from "../runner/run.ts";
@@ -18,8 +18,40 @@ import { isHar, readHar } from "./har.ts";
 import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
-/** The exchanges a recording holds, whichever of the two formats it is in. */
+/** A method as HTTP writes it (a token), short. */
+const methodShape = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]{0,31}$/;
+
+/**
+ * What is wrong with one exchange of a recording, or undefined: every request names a method and its absolute
+ * http(s) URL (a relative or missing one cannot be matched to an operation nor judged), a status is one of HTTP's.
+ */
+function entryProblem(exchange: ObservedExchange): string | undefined {
+  if (!methodShape.test(exchange.method))
+    return `has no HTTP method (${JSON.stringify(exchange.method.slice(0, 40))})`;
+  const url = URL.parse(exchange.url);
+  if (!url || !/^https?:$/.test(url.protocol))
+    return `has no absolute http(s) URL (${JSON.stringify(exchange.url.slice(0, 80))})`;
+  const status = exchange.response?.status;
+  if (status !== undefined && !(Number.isInteger(status) && status >= 100 && status <= 599))
+    return `has no HTTP status (${String(status).slice(0, 20)})`;
+  const error = exchange.error;
+  if (error && (typeof error.code !== "string" || typeof error.message !== "string"))
+    return "has an error that is not a code and a message";
+  return undefined;
+}
+
+/** The exchanges a recording holds, whichever of the two formats it is in; every one checked ({@link entryProblem}). */
 export function readRecording(text: string, file: string): ObservedExchange[] {
+  const exchanges = parseRecording(text, file);
+  exchanges.forEach((exchange, index) => {
+    const problem = entryProblem(exchange);
+    if (problem)
+      throw new ConfigError(`${file}: exchange ${index + 1} ${problem}: not a recording conform can judge`);
+  });
+  return exchanges;
+}
+
+function parseRecording(text: string, file: string): ObservedExchange[] {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{")) {
     let value: unknown;
@@ -30,7 +62,13 @@ export function readRecording(text: string, file: string): ObservedExchange[] {
         `${file}: not JSON (${(error as Error).message}): give a HAR 1.2 file or a go-vcr cassette`,
       );
     }
-    if (isHar(value)) return readHar(value);
+    if (isHar(value)) {
+      try {
+        return readHar(value);
+      } catch (error) {
+        throw new ConfigError(`${file}: not a HAR file conform can judge: ${(error as Error).message}`);
+      }
+    }
     throw new ConfigError(`${file}: JSON without log.entries: not a HAR file`);
   }
   try {
@@ -78,9 +116,10 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
     options.files.map(async (file) => {
       let text: string;
       try {
-        text = await readFile(file, "utf8");
+        text = readInputFile(file, inputLimits.recording);
       } catch (error) {
-        throw new ConfigError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`);
+        if (!(error instanceof InputFileRefused)) throw error;
+        throw new ConfigError(`${file}: ${error.message}`);
       }
       return readRecording(text, file);
     }),
@@ -103,6 +142,9 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
   );
   // One recorder for all files: ids stay unique over the run, and a secret one file reveals is scrubbed in all.
   const recorder = new ExchangeRecorder(spec, options.baseUrl);
+  // Every file is read before the first is recorded: a secret learnt late (a token a later answer names, an
+  // Authorization value) is scrubbed from the exchanges before it too, where it appeared in free text.
+  for (const exchanges of recordings) for (const observed of exchanges) recorder.learn(observed);
   for (const [index, exchanges] of recordings.entries()) {
     const id = ids[index]!;
     for (const observed of exchanges) {

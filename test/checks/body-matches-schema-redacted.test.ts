@@ -10,6 +10,30 @@ import { context, exchange, runCheckCases } from "../helpers/exchanges.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 
 const spec = await bundledSpec();
+const balancerConfig = context({ spec, operation: spec.operations.byId("getNodeBalancerConfig") });
+const config = {
+  id: 4,
+  port: 443,
+  protocol: "https",
+  algorithm: "roundrobin",
+  stickiness: "none",
+  check: "none",
+  check_interval: 5,
+  check_timeout: 3,
+  check_attempts: 2,
+  check_path: "",
+  check_body: "",
+  check_passive: true,
+  proxy_protocol: "none",
+  cipher_suite: "recommended",
+  nodebalancer_id: 1,
+  ssl_commonname: "example.test",
+  ssl_fingerprint: "AA:BB",
+  ssl_cert: "<REDACTED>",
+  ssl_key: "<REDACTED>",
+  nodes_status: { up: 0, down: 0 },
+};
+const configPath = "https://api.example.test/v4/nodebalancers/1/configs/4";
 const tokenEndpoint = context({ spec, operation: spec.operations.byId("createOAuthToken") });
 const tokens = {
   scope: "account:read_only",
@@ -46,6 +70,29 @@ describe("body-matches-schema on redacted bodies", () => {
         json: { ...tokens, access_token: "short" },
       }),
       outcome: { status: "failed" },
+    },
+    {
+      name: "ssl_key in the description's redacted form passes",
+      context: balancerConfig,
+      exchange: exchange({ path: configPath, json: config }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "ssl_key null passes",
+      context: balancerConfig,
+      exchange: exchange({ path: configPath, json: { ...config, ssl_key: null, ssl_cert: null } }),
+      outcome: { status: "passed" },
+    },
+    {
+      name: "a real ssl_key echoed back (redacted by the recorder) fails, naming the field, its value withheld",
+      context: balancerConfig,
+      exchange: exchange({ path: configPath, json: { ...config, ssl_key: redactedPlaceholder } }),
+      outcome: {
+        status: "failed",
+        actual: [
+          '/ssl_key: a secret echoed back where the description allows only "<REDACTED>" or null (its value is withheld)',
+        ],
+      },
     },
   ]);
 });

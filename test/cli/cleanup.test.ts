@@ -5,6 +5,8 @@
  * reference server this test starts (plain HTTP, faster clock), so its state can be inspected directly.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -15,16 +17,21 @@ import { leftovers, nothingLeft as nothing, cliToken as token, useCliRuns } from
 
 const { startTarget, conform, runBackEnds, untilInstanceExists } = useCliRuns();
 
+/** A load balancer made on the target as someone else (or an earlier run) would have made it. */
+async function createBalancer(server: { baseUrl: string }, label: string): Promise<void> {
+  const created = await fetch(`${server.baseUrl}/nodebalancers`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ region: "us-east", label }),
+  });
+  expect(created.status).toBe(200);
+}
+
 describe("conform cleanup", () => {
   it("after a run killed in the middle of workflow 3, lists the leftovers, deletes them, and nothing else", async () => {
     const server = await startTarget();
     // Someone else's resources, which must survive.
-    const bystander = await fetch(`${server.baseUrl}/nodebalancers`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: JSON.stringify({ region: "us-east", label: "production-web" }),
-    });
-    expect(bystander.status).toBe(200);
+    await createBalancer(server, "production-web");
 
     const run = runBackEnds(server);
     await untilInstanceExists(server, run);
@@ -93,14 +100,7 @@ describe("conform cleanup", () => {
 
   it("--from-report finds the run's prefix and target in its report.json, and deletes only that run's", async () => {
     const server = await startTarget();
-    for (const label of ["conform-0z3fa0-web", "conform-1z9bb1-web"]) {
-      const created = await fetch(`${server.baseUrl}/nodebalancers`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ region: "us-east", label }),
-      });
-      expect(created.status).toBe(200);
-    }
+    for (const label of ["conform-0z3fa0-web", "conform-1z9bb1-web"]) await createBalancer(server, label);
     const report = join(mkdtempSync(join(tmpdir(), "conform-cleanup-")), "report.json");
     writeFileSync(
       report,
@@ -110,13 +110,75 @@ describe("conform cleanup", () => {
         target: { baseUrl: server.baseUrl, authUrl: null, embedded: false },
       }),
     );
-    const cleaned = conform(["cleanup", "--from-report", report, "--token", token]);
+    const cleaned = conform([
+      "cleanup",
+      "--from-report",
+      report,
+      "--base-url",
+      server.baseUrl,
+      "--token",
+      token,
+    ]);
     expect(await cleaned.exited, cleaned.output()).toBe(0);
     expect(cleaned.output()).toContain(`conform cleanup → ${server.baseUrl}  prefix conform-0z3fa0`);
     expect(cleaned.output()).toMatch(/1 of 1 leftover deleted/);
     expect([...server.state.nodeBalancers.values()].map((record) => record.label)).toEqual([
       "conform-1z9bb1-web",
     ]);
+  });
+
+  it("a crafted report can neither aim the token at another host nor widen the prefix (exit 2, nothing sent)", async () => {
+    const server = await startTarget();
+    await createBalancer(server, "web-prod-1");
+    // The "other host": another loopback listener that must hear nothing.
+    const heard: string[] = [];
+    const other = createServer((request, response) => {
+      heard.push(`${request.method} ${request.url} ${request.headers.authorization ?? ""}`);
+      response.end("{}");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}/v4`;
+    try {
+      const dir = mkdtempSync(join(tmpdir(), "conform-crafted-"));
+      const write = (name: string, report: object) => {
+        writeFileSync(join(dir, name), JSON.stringify(report));
+        return join(dir, name);
+      };
+      const elsewhere = write("elsewhere.json", {
+        runId: "20261123T021500Z-3fa0",
+        labelPrefix: "conform-0z3fa0",
+        target: { baseUrl: otherUrl, embedded: false },
+      });
+      const broad = write("broad.json", {
+        runId: "x",
+        labelPrefix: "web",
+        target: { baseUrl: server.baseUrl, embedded: false },
+      });
+      const broadShard = write("broad-shard.json", {
+        runId: "20261123T021500Z-3fa0",
+        labelPrefix: "conform-0z3fa0",
+        target: { baseUrl: server.baseUrl, embedded: false },
+        mergedFrom: [{ runId: "r", shard: 1, labelPrefix: "web" }],
+      });
+      for (const [args, message] of [
+        [["--from-report", elsewhere], /give --base-url .* to confirm it/],
+        [["--from-report", elsewhere, "--base-url", server.baseUrl], /is a run against .*nothing was sent/],
+        [["--from-report", broad, "--base-url", server.baseUrl], /labelPrefix "web" is not one run's prefix/],
+        [
+          ["--from-report", broadShard, "--base-url", server.baseUrl],
+          /mergedFrom\[0\]\.labelPrefix "web" is not one run's prefix/,
+        ],
+      ] as const) {
+        const refused = conform(["cleanup", ...args, "--token", token]);
+        expect(await refused.exited, refused.output()).toBe(2);
+        expect(refused.output()).toMatch(message);
+        expect(refused.output()).not.toContain(token);
+      }
+      expect(heard).toEqual([]);
+      expect([...server.state.nodeBalancers.values()].map((record) => record.label)).toEqual(["web-prod-1"]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it.each([

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import {
   existsSync,
   mkdtempSync,
@@ -19,7 +18,7 @@ import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { createReferenceServer } from "../../src/reference/server.ts";
 import type { JsonReport } from "../../src/reporters/json.ts";
-import { conformBin } from "../helpers/cli-runs.ts";
+import { startProxy } from "../helpers/proxy-child.ts";
 
 const ajv = new Ajv2020({ strict: true, allErrors: true });
 addFormats.default(ajv);
@@ -28,28 +27,6 @@ const validate = ajv.compile(
 );
 
 const root = mkdtempSync(join(tmpdir(), "conform-proxy-cli-"));
-
-/** Starts `conform proxy` in a child process; resolves with its URL once it listens. */
-function startProxy(target: string, reportDir: string, more: readonly string[]) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [conformBin, "proxy", "--target", target, "--port", "0", "--report-dir", reportDir, ...more],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let output = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = /listening on (\S+),/.exec(output);
-      if (found?.[1]) resolve(found[1]);
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", read);
-    exited.then(() => reject(new Error(`the proxy exited: ${output}`)));
-  });
-  return { child, url, exited, output: () => output };
-}
 
 describe("conform proxy as a command", () => {
   it.each([

@@ -97,7 +97,7 @@ describe("conform run", () => {
     [["run", "--durations", "report.json"], /--durations balances shards: give it with --shard/],
     [
       ["run", "--baseline", "/nonexistent/report.json"],
-      /--baseline \/nonexistent\/report.json: not a readable/,
+      /--baseline \/nonexistent\/report.json: cannot be read \(ENOENT\)/,
     ],
     [["run", "--suite", "catalogue", "--shard", "2/2", "--reporter", "json"], /shard 2\/2 holds no suite/],
   ])("exits 2 for %j with a clear message", async (args, message) => {

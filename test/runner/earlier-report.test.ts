@@ -29,11 +29,28 @@ describe("reading an earlier report", () => {
     expect([...readDurations(path)]).toEqual([["a", { durationMs: 120, cases: 2 }]]);
   });
 
+  it("keeps no duration that is not a finite number (1e999 parses as Infinity)", () => {
+    const path = file("infinite.json", '{"schemaVersion":"2.1.0","suites":[{"id":"a","durationMs":1e999}]}');
+    expect([...readDurations(path)]).toEqual([]);
+  });
+
   it.each([
-    ["missing.json", undefined, /--baseline .*missing.json: not a readable report.json/],
+    ["missing.json", undefined, /--baseline .*missing.json: cannot be read \(ENOENT\)/],
     ["garbage.json", "{", /not a readable report.json/],
     ["old.json", { schemaVersion: "1.0.0", groups: [] }, /schemaVersion 2.x/],
     ["nogroups.json", { schemaVersion: "2.1.0" }, /no failure groups/],
+    ["group-id.json", { schemaVersion: "2.1.0", groups: [{ id: 5, checkId: "x" }] }, /groups\[0\] has no id/],
+    [
+      "group-shape.json",
+      { schemaVersion: "2.1.0", groups: [{ id: "g", checkId: "x", shape: "s".repeat(5000) }] },
+      /groups\[0\] has a shape or example that is not text of at most 4096/,
+    ],
+    [
+      "group-cases.json",
+      { schemaVersion: "2.1.0", groups: [{ id: "g", checkId: "x", firstCases: [{ suiteId: {} }] }] },
+      /groups\[0\] has a first case without a suiteId/,
+    ],
+    ["group-null.json", { schemaVersion: "2.1.0", groups: [null] }, /groups\[0\] is not an object/],
   ])("refuses %s as a baseline, naming the option and file", (name, content, message) => {
     const path = content === undefined ? join(dir, name) : file(name, content);
     expect(() => readBaseline(path)).toThrow(ConfigError);

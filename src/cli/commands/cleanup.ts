@@ -2,16 +2,16 @@
  * `conform cleanup`: finds what runs left behind on a target (resources whose label starts with the run prefix:
  * load balancers with their profiles and nodes, instances, OAuth clients, personal access tokens) and deletes
  * it, children first; `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
- * a run's report.json (`--from-report`, which also gives the target's base URL; a merged report gives every shard's
- * prefix, each cleaned in turn). Exit 0 when nothing is left (or the dry run listed), 1 when
+ * a run's report.json (`--from-report`, checked as untrusted: its target must be the `--base-url` given, its prefixes
+ * one run's shape; a merged report gives every shard's prefix, each cleaned in turn). Exit 0 when nothing is left (or the dry run listed), 1 when
  * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, no token, target
  * unreachable, token refused).
  * @module
  */
-import { readFileSync } from "node:fs";
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
+import { inputLimits, readInputFile } from "../../core/input-file.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
 import type { Leftover } from "../../runner/leftovers.ts";
@@ -21,7 +21,7 @@ function builder(yargs: Argv) {
   return yargs
     .option("base-url", {
       type: "string",
-      describe: "The API's base URL, ending in /v4 (default with --from-report: the report's target)",
+      describe: "The API's base URL, ending in /v4 (with --from-report: the report's target, to confirm it)",
     })
     .option("token", {
       type: "string",
@@ -69,7 +69,7 @@ function builder(yargs: Argv) {
             : `give one of --prefix, --run, --from-report, not ${given.map((name) => `--${name}`).join(" and ")}`,
         );
       if (args["base-url"] === undefined && args["from-report"] === undefined)
-        throw new ConfigError("--base-url is required (or --from-report, which names the target)");
+        throw new ConfigError("--base-url is required");
       return checkNumbers(args, ["timeout"]);
     })
     .example(
@@ -80,7 +80,10 @@ function builder(yargs: Argv) {
       "$0 cleanup --base-url https://api.example.net/v4 --token-env MY_TOKEN --prefix conform-ab12cd",
       "Delete one run's leftovers",
     )
-    .example("$0 cleanup --from-report reports/latest/report.json", "Delete the leftovers of the latest run");
+    .example(
+      "$0 cleanup --from-report reports/latest/report.json --base-url https://api.example.net/v4",
+      "Delete the leftovers of the latest run (its target confirmed)",
+    );
 }
 
 type CleanupArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
@@ -104,15 +107,46 @@ function readToken(args: CleanupArgs, env: NodeJS.ProcessEnv): string {
 function readCa(path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   try {
-    return readFileSync(path, "utf8");
+    return readInputFile(path, inputLimits.pem);
   } catch (error) {
-    throw new ConfigError(`--ca ${path} cannot be read: ${(error as Error).message}`);
+    throw new ConfigError(`--ca ${path} ${(error as Error).message}`);
   }
+}
+
+/** The shape of one run's label prefix (`labelPrefixOf`): the only prefix a report file may name for deletion. */
+const runPrefixShape = /^conform-[a-z0-9]{6}$/;
+
+/** The most shards a merged report may name (far above any CI matrix). */
+const maxShards = 1000;
+
+/** A string field of an untrusted report: its value, or a one-line refusal naming it. */
+function textField(value: unknown, name: string, path: string, maxLength: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value.length === 0 || value.length > maxLength)
+    throw new ConfigError(
+      `--from-report ${path}: ${name} is not a string of 1 to ${maxLength} characters; nothing was deleted`,
+    );
+  return value;
+}
+
+/** A run's label prefix as a report names it (or as its run id gives it), refused unless a run's shape. */
+function runPrefixOf(entry: { labelPrefix?: unknown; runId?: unknown }, where: string, path: string) {
+  const labelPrefix = textField(entry.labelPrefix, `${where}labelPrefix`, path, 64);
+  const runId = textField(entry.runId, `${where}runId`, path, 200);
+  const prefix =
+    labelPrefix ?? (runId === undefined ? undefined : labelPrefixOf(runConfigDefaults.labelPrefix, runId));
+  if (prefix !== undefined && !runPrefixShape.test(prefix))
+    throw new ConfigError(
+      `--from-report ${path}: ${where}labelPrefix ${JSON.stringify(prefix)} is not one run's prefix (conform- and 6 letters or digits); nothing was deleted (give --prefix to clean by another prefix)`,
+    );
+  return prefix;
 }
 
 /**
  * What a report.json says of a run's labels and target (any 1.x or 2.x report; before 1.1 the prefix is derived from
  * the run id). A merged report (`conform merge-reports`) gives every shard's prefix: each shard labelled its own.
+ * The file is untrusted: bounded, each field read checked for its type and size, and a prefix taken only when it has
+ * a run's shape (`conform-ab12cd`), so no report can widen the cleanup to someone else's resources.
  */
 export function readReportTarget(path: string): { prefixes: string[]; baseUrl: string; embedded: boolean } {
   let report: {
@@ -122,44 +156,62 @@ export function readReportTarget(path: string): { prefixes: string[]; baseUrl: s
     mergedFrom?: unknown;
   };
   try {
-    report = JSON.parse(readFileSync(path, "utf8")) as typeof report;
+    report = JSON.parse(readInputFile(path, inputLimits.report)) as typeof report;
   } catch (error) {
     throw new ConfigError(`--from-report ${path} cannot be read as JSON: ${(error as Error).message}`);
   }
-  const prefixOf = (labelPrefix: unknown, runId: unknown) =>
-    typeof labelPrefix === "string"
-      ? labelPrefix
-      : typeof runId === "string"
-        ? labelPrefixOf(runConfigDefaults.labelPrefix, runId)
-        : undefined;
-  const prefix = prefixOf(report.labelPrefix, report.runId);
-  const baseUrl = report.target?.baseUrl;
-  if (prefix === undefined || typeof baseUrl !== "string")
+  if (typeof report !== "object" || report === null || Array.isArray(report))
+    throw new ConfigError(`--from-report ${path} is not a conform report (not a JSON object)`);
+  const prefix = runPrefixOf(report, "", path);
+  const target = typeof report.target === "object" && report.target !== null ? report.target : {};
+  const baseUrl = textField(target.baseUrl, "target.baseUrl", path, 2048);
+  if (prefix === undefined || baseUrl === undefined)
     throw new ConfigError(`--from-report ${path} is not a conform report (no labelPrefix, runId or target)`);
+  const merged = report.mergedFrom;
+  if (merged !== undefined && merged !== null && (!Array.isArray(merged) || merged.length > maxShards))
+    throw new ConfigError(`--from-report ${path}: mergedFrom is not a list of at most ${maxShards} shards`);
   // A shard entry before 2.2 has no labelPrefix: its run id gives it (with the default stem).
-  const shards = Array.isArray(report.mergedFrom)
-    ? report.mergedFrom.flatMap((shard: { labelPrefix?: unknown; runId?: unknown }) => {
-        const one = prefixOf(shard?.labelPrefix, shard?.runId);
-        return one === undefined ? [] : [one];
-      })
-    : [];
+  const shards = (Array.isArray(merged) ? merged : []).flatMap((shard: unknown, index) => {
+    if (typeof shard !== "object" || shard === null)
+      throw new ConfigError(`--from-report ${path}: mergedFrom[${index}] is not an object`);
+    const one = runPrefixOf(shard, `mergedFrom[${index}].`, path);
+    return one === undefined ? [] : [one];
+  });
   return {
     prefixes: [...new Set(shards.length > 0 ? shards : [prefix])],
     baseUrl,
-    embedded: report.target?.embedded === true,
+    embedded: target.embedded === true,
   };
 }
 
-/** The label prefixes (one, or a merged report's shards') and base URL the arguments name. */
+/** A URL's origin, or undefined when it is not an http(s) URL. */
+function originOf(url: string): string | undefined {
+  const parsed = URL.parse(url);
+  return parsed && /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
+}
+
+/**
+ * The label prefixes (one, or a merged report's shards') and base URL the arguments name. The token goes only to the
+ * base URL given on the command line: a report names its target, but a report is a file anyone may have written, so
+ * `--from-report` needs `--base-url` too, of the report's own origin (unless the report's target was the embedded
+ * server, gone with its run).
+ */
 function whoseLeftovers(args: CleanupArgs): { prefixes: string[]; baseUrl: string } {
   const fromReport = args["from-report"];
   if (fromReport !== undefined) {
     const report = readReportTarget(fromReport);
-    if (args["base-url"] === undefined && report.embedded)
+    const given = args["base-url"];
+    if (given === undefined)
       throw new ConfigError(
-        `--from-report ${fromReport}: that run's target was the embedded reference server, gone with the run (nothing to clean); give --base-url to clean another target`,
+        report.embedded
+          ? `--from-report ${fromReport}: that run's target was the embedded reference server, gone with the run (nothing to clean); give --base-url to clean another target`
+          : `--from-report ${fromReport}: the token goes only to a target you name: give --base-url ${JSON.stringify(report.baseUrl)} (the report's target) to confirm it`,
       );
-    return { prefixes: report.prefixes, baseUrl: args["base-url"] ?? report.baseUrl };
+    if (!report.embedded && originOf(given) !== undefined && originOf(given) !== originOf(report.baseUrl))
+      throw new ConfigError(
+        `--from-report ${fromReport} is a run against ${JSON.stringify(report.baseUrl)}, not --base-url ${given}: nothing was sent (give the report of a run against this target, or --prefix)`,
+      );
+    return { prefixes: report.prefixes, baseUrl: given };
   }
   const prefix =
     args.run !== undefined ? labelPrefixOf(runConfigDefaults.labelPrefix, args.run) : args.prefix;

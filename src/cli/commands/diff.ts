@@ -4,9 +4,10 @@
  * NEW has failure groups OLD did not have, 0 otherwise, 2 when a report cannot be read.
  * @module
  */
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
+import { makeDirectory } from "../../core/directories.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 
 function builder(yargs: Argv) {
@@ -40,7 +41,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     const json = `${JSON.stringify(diff, null, 2)}\n`;
     process.stdout.write(args.json ? json : markdown);
     if (args["output-dir"] !== undefined) {
-      await mkdir(args["output-dir"], { recursive: true });
+      await makeDirectory(args["output-dir"], 0o755);
       await writeFile(join(args["output-dir"], "diff.md"), markdown);
       await writeFile(join(args["output-dir"], "diff.json"), json);
     }

@@ -1,7 +1,8 @@
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
+import { readReportFile } from "../../reporters/report-file.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
-import { readBaseline, readDurations } from "../../runner/earlier-report.ts";
+import { baselineOf, durationsOf } from "../../runner/earlier-report.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { parseShard } from "../../runner/shard.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
@@ -322,8 +323,15 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     keptBodyBytes: args["kept-body-bytes"],
     keptReportBytes: args["kept-report-bytes"],
     shard: args.shard === undefined ? undefined : parseShard(String(args.shard)),
-    durations: args.durations === undefined ? undefined : readDurations(args.durations),
-    baseline: args.baseline === undefined ? undefined : readBaseline(args.baseline),
+    // Earlier reports are untrusted files: checked against the report's schema before a field is used.
+    durations:
+      args.durations === undefined
+        ? undefined
+        : durationsOf(readReportFile(args.durations, `--durations ${args.durations}`)),
+    baseline:
+      args.baseline === undefined
+        ? undefined
+        : baselineOf(readReportFile(args.baseline, `--baseline ${args.baseline}`), args.baseline),
     suiteOptions: {
       ...withListenFlags(
         typeof suiteOptions === "object" && suiteOptions !== null
