@@ -130,8 +130,14 @@ describe("conform proxy --report-every", () => {
       expect(snapshot.groups.length).toBeGreaterThan(0);
       for (const file of ["junit.xml", "report.html", "summary.md"])
         expect(readFileSync(join(latest, file), "utf8")).toMatch(/snapshot/i);
-      expect(proxy.output()).toMatch(
-        /conform: snapshot \d+ \(3 exchanges judged\), reports: \S+report\.json, /,
+      // The console line may follow the files (its write and our read of the pipe come after them): wait for it.
+      await until(
+        () =>
+          /conform: snapshot \d+ \(3 exchanges judged\), reports: \S+report\.json, /.test(proxy.output())
+            ? true
+            : undefined,
+        "the snapshot's console line",
+        proxy.output,
       );
       expect(proxy.output()).not.toContain("labels -*");
 
