@@ -17,7 +17,7 @@ import { isObject } from "./pointer.ts";
 import { scanDocument } from "./scan.ts";
 import { semanticProblems } from "./semantic-checks.ts";
 import { documentServers } from "./servers.ts";
-import type { ApiSpec, LoadSpecOptions, SpecDialect } from "./types.ts";
+import type { ApiSpec, LoadSpecOptions } from "./types.ts";
 import { createValidatorCache } from "./validators.ts";
 
 /**

@@ -20,7 +20,7 @@ import type {
   ServerInfo,
   SpecDialect,
 } from "./types.ts";
-import { listOperations, type RawOperation } from "./walk-operations.ts";
+import { listOperations } from "./walk-operations.ts";
 
 export interface IndexedOperations {
   readonly index: OperationIndex;
