@@ -76,7 +76,7 @@ export function operationRequestValue(
   const overrides = new Map<string, fc.Arbitrary<unknown>>();
   for (const [name, value] of Object.entries(constraints.pathValues ?? {}))
     if (schema.properties?.path?.properties?.[name])
-      overrides.set(`/path/${escape(name)}`, fc.constant(value));
+      overrides.set(`/path/${escapeName(name)}`, fc.constant(value));
   for (const [path, arbitrary] of Object.entries(constraints.bodyOverrides ?? {}))
     overrides.set(`/body${path}`, arbitrary);
   const value = schemaValue(schema, "", {
@@ -91,14 +91,14 @@ export function operationRequestValue(
   return value.map((generated) => ({ value: generated, fixed }));
 }
 
-const escape = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+const escapeName = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** Schema paths of every optional property, under required ones (what a minimal value leaves out). */
 function optionalPaths(schema: BodySchema, path = "", depth = 0): string[] {
   if (depth > 12 || !schema.properties) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).flatMap(([name, property]) => {
-    const at = `${path}/${escape(name)}`;
+    const at = `${path}/${escapeName(name)}`;
     return required.has(name) ? optionalPaths(property, at, depth + 1) : [at];
   });
 }
@@ -147,13 +147,13 @@ function freeTextFields(schema: BodySchema, value: unknown, fixed: ReadonlySet<s
       return;
     }
     if (Array.isArray(item) && node.items) {
-      item.forEach((entry, index) =>
-        visit(node.items!, entry, [...tokens, String(index)], `${schemaPath}/*`, depth + 1),
-      );
+      for (const [index, entry] of item.entries())
+        visit(node.items, entry, [...tokens, String(index)], `${schemaPath}/*`, depth + 1);
     } else if (typeof item === "object" && item !== null && node.properties) {
       for (const [name, entry] of Object.entries(item)) {
         const property = node.properties[name];
-        if (property) visit(property, entry, [...tokens, name], `${schemaPath}/${escape(name)}`, depth + 1);
+        if (property)
+          visit(property, entry, [...tokens, name], `${schemaPath}/${escapeName(name)}`, depth + 1);
       }
     }
   };
