@@ -4,7 +4,8 @@
  * A 2xx or 3xx passes; a 5xx fails (the server failed on a valid request). A 4xx fails, except where it says
  * nothing of the request's validity, each skipped with the reason: 401/403 (the token), 429 (the rate limit), a 404
  * where a path parameter was drawn from its schema (the resource may really be absent), a refusal naming only
- * fields whose values the description leaves free (its rules for them are prose at best), and a request the
+ * fields whose values the description does not pin down (free text, references to other resources: its rules for
+ * them are prose at best), and a request the
  * generator marked undecidable.
  * @module
  */
@@ -38,10 +39,10 @@ export const validRequestAccepted: CheckDefinition = {
       );
     if (intent.undecidable) return skipped(`${line} answered ${answered}: ${intent.undecidable}`);
     const named = errorFieldsOf(json, envelope);
-    const free = new Set(intent.freeText ?? []);
+    const free = new Set(intent.unpinned ?? []);
     if (free.size > 0 && named.every((field) => free.has(field)))
       return skipped(
-        `${line} answered ${answered}${named.length > 0 ? ` naming ${named.join(", ")}` : ""}: the request sent free text the description sets no rule for (${[...free].join(", ")}), whose refusal follows rules it states in prose at best`,
+        `${line} answered ${answered}${named.length > 0 ? ` naming ${named.join(", ")}` : ""}: the request sent values the description does not pin down (${[...free].join(", ")}), whose refusal follows rules it states in prose at best`,
       );
     return failed(
       `${line}: a request the description allows (${intent.scenario}) was refused with ${answered}${named.length > 0 ? `, naming ${named.join(", ")}` : ""}`,

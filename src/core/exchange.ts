@@ -47,11 +47,12 @@ export interface RequestIntent {
    */
   readonly drawnPath?: readonly string[];
   /**
-   * Request fields (the API's error style: `label`, `nodes[0].address`) whose values were drawn from a schema
-   * that allows any text: a refusal naming only these may follow a rule the description states in prose at best
-   * (a referenced resource that exists, a unique label, a strong password), so it is not judged.
+   * Request fields (the API's error style: `label`, `nodes[0].address`) whose values the description does not pin
+   * down (drawn from a schema that allows any text, or naming another resource: `compute_id`): a refusal naming
+   * only these may follow a rule the description states in prose at best (a referenced resource that exists, a
+   * unique label, a strong password), so it is not judged.
    */
-  readonly freeText?: readonly string[];
+  readonly unpinned?: readonly string[];
   /** Why the description cannot tell whether this request is valid: the judgement is skipped with it. */
   readonly undecidable?: string;
 }

@@ -53,6 +53,8 @@ function keeps(parts: readonly RequestPart[]): (candidate: Candidate) => boolean
     if (part === "path" && operator === "null-where-not-nullable") return false;
     const value = edit.value;
     const textual = ["string", "number", "boolean"].includes(typeof value);
+    // An empty path segment is another URL (often the list), not a value refused.
+    if (part === "path" && parameterText(value) === "") return false;
     return textual && !textConforms(site.schema, parameterText(value));
   };
 }

@@ -15,7 +15,8 @@ import fc from "fast-check";
 import { pointerOf } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { BodySchema } from "./_internals/body-schema.ts";
-import { schemaValue } from "./_internals/builders/schema-value.ts";
+import { type SchemaValueOptions, schemaValue } from "./_internals/builders/schema-value.ts";
+import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
 import { parameterText, requestSchemaOfOperation } from "./_internals/request-schema.ts";
 import { type Generated, positive } from "./case-meta.ts";
@@ -27,10 +28,11 @@ export interface OperationRequest {
   /** The JSON body; absent when none is sent. */
   readonly body?: unknown;
   /**
-   * Fields (the API's error style: `label`, `nodes[0].address`) whose
-   * values were drawn from a schema allowing any text: no enum, format, pattern or constant; a parameter by its name.
+   * Fields (the API's error style: `label`, `nodes[0].address`; a parameter by its name) whose values the
+   * description does not pin down: drawn from a schema allowing any text (no enum, format, pattern or constant),
+   * or naming another resource (`compute_id`), which exists or not on the target alone.
    */
-  readonly freeText: readonly string[];
+  readonly unpinned: readonly string[];
 }
 
 export interface OperationRequestConstraints {
@@ -38,6 +40,11 @@ export interface OperationRequestConstraints {
   readonly pathValues?: Readonly<Record<string, string | number>>;
   /** Arbitraries for body values, keyed by schema path (`/region`, `/nodes/*\/address`), as `requestBody`'s. */
   readonly bodyOverrides?: Readonly<Record<string, fc.Arbitrary<unknown>>>;
+  /**
+   * Makes the body's `label` (a top-level string property of that name) when the value it makes fits the label's
+   * schema: what the run creates then carries the run's label, for cleanup by prefix.
+   */
+  readonly label?: () => string;
   /** Only what is required: no optional query parameter, no optional body property, no optional body. */
   readonly minimal?: boolean;
   /** The scenario named in the provenance; default `request-valid` (`request-minimal` when minimal). */
@@ -79,16 +86,38 @@ export function operationRequestValue(
       overrides.set(`/path/${escapeName(name)}`, fc.constant(value));
   for (const [path, arbitrary] of Object.entries(constraints.bodyOverrides ?? {}))
     overrides.set(`/body${path}`, arbitrary);
-  const value = schemaValue(schema, "", {
+  const labelSchema = schema.properties?.body?.properties?.label;
+  const makeLabel = constraints.label;
+  if (makeLabel && labelSchema?.types?.includes("string") && !overrides.has("/body/label")) {
+    const drawn = schemaValue(labelSchema, "/body/label", valueOptions(new Map(), constraints, schema));
+    overrides.set(
+      "/body/label",
+      drawn.map((fallback) => {
+        const made = makeLabel();
+        return conforms(labelSchema, made) ? made : fallback;
+      }),
+    );
+  }
+  const value = schemaValue(schema, "", valueOptions(overrides, constraints, schema)) as fc.Arbitrary<
+    Record<string, unknown>
+  >;
+  const fixed = new Set(overrides.keys());
+  return value.map((generated) => ({ value: generated, fixed }));
+}
+
+function valueOptions(
+  overrides: ReadonlyMap<string, fc.Arbitrary<unknown>>,
+  constraints: OperationRequestConstraints,
+  schema: BodySchema,
+): SchemaValueOptions {
+  return {
     overrides,
     include: new Set(),
     exclude: new Set(constraints.minimal ? optionalPaths(schema) : []),
     nulls: !constraints.minimal,
     extraItems: constraints.minimal ? 0 : 2,
     extraLength: 16,
-  }) as fc.Arbitrary<Record<string, unknown>>;
-  const fixed = new Set(overrides.keys());
-  return value.map((generated) => ({ value: generated, fixed }));
+  };
 }
 
 const escapeName = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
@@ -120,9 +149,12 @@ export function toRequest(
     path: text(value.path) as Record<string, string | number>,
     query: text(value.query) as Record<string, string | number | boolean>,
     ...(Object.hasOwn(value, "body") ? { body: value.body } : {}),
-    freeText: freeTextFields(schema, value, fixed),
+    unpinned: unpinnedFields(schema, value, fixed),
   };
 }
+
+/** A field naming another resource (`id`, `compute_id`, `configId`): which values exist is the target's. */
+const isReference = (name: string | undefined) => name !== undefined && /(?:^id|_id|[a-z]Id|ID)$/.test(name);
 
 function isFreeText(schema: BodySchema): boolean {
   return (
@@ -135,11 +167,12 @@ function isFreeText(schema: BodySchema): boolean {
 }
 
 /** The fields of `value` holding text drawn from a schema that allows any (given values excepted). */
-function freeTextFields(schema: BodySchema, value: unknown, fixed: ReadonlySet<string>): string[] {
+function unpinnedFields(schema: BodySchema, value: unknown, fixed: ReadonlySet<string>): string[] {
   const found: string[] = [];
   const visit = (node: BodySchema, item: unknown, tokens: string[], schemaPath: string, depth: number) => {
     if (depth > 16 || fixed.has(schemaPath)) return;
-    if (typeof item === "string" && isFreeText(node) && tokens.length > 1) {
+    const reference = isReference(tokens.at(-1)) && (typeof item === "string" || typeof item === "number");
+    if (((typeof item === "string" && isFreeText(node)) || reference) && tokens.length > 1) {
       const [part, ...rest] = tokens;
       // Body fields as the API's errors name them (`nodes[0].label`); parameters by their names.
       const body = (value as { body?: unknown }).body;

@@ -74,13 +74,13 @@ describe("valid-request-accepted", () => {
       name: "a refusal naming only free-text fields is skipped",
       exchange: answered(
         { status: 400, json: refusal("root_pass") },
-        { ...valid, freeText: ["root_pass", "label"] },
+        { ...valid, unpinned: ["root_pass", "label"] },
       ),
       outcome: { status: "skipped" },
     },
     {
       name: "a refusal naming a field that is not free text fails",
-      exchange: answered({ status: 400, json: refusal("port") }, { ...valid, freeText: ["label"] }),
+      exchange: answered({ status: 400, json: refusal("port") }, { ...valid, unpinned: ["label"] }),
       outcome: { status: "failed" },
     },
     {

@@ -88,14 +88,14 @@ describe("operationRequest", () => {
     });
     const body = created!.value.body as Record<string, unknown>;
     // `region` is any text in the description (which regions exist is the target's); `label` has a pattern.
-    expect(created!.value.freeText).toContain("region");
-    expect(created!.value.freeText).not.toContain("label");
-    expect(Object.keys(body)).toEqual(expect.arrayContaining([...created!.value.freeText]));
+    expect(created!.value.unpinned).toContain("region");
+    expect(created!.value.unpinned).not.toContain("label");
+    expect(Object.keys(body)).toEqual(expect.arrayContaining([...created!.value.unpinned]));
     const given = fc.sample(
       operationRequest(bundled, create, { bodyOverrides: { "/region": fc.constant("r") } }),
       1,
     );
-    expect(given[0]!.value.freeText).not.toContain("region");
+    expect(given[0]!.value.unpinned).not.toContain("region");
   });
 
   it("same seed, same requests", () => {

@@ -1,0 +1,81 @@
+/**
+ * The generic layer: every operation of the loaded description (the API server's) gets valid and invalid requests
+ * built from its description alone, whatever the edition: path values found in the target's answers, query
+ * parameters and bodies from their schemas, then one rule broken in the body, one in a parameter, and several at
+ * once. Each request carries its intent; the checks `valid-request-accepted` and `invalid-request-refused` judge
+ * the answers. Reads run on any target; writes (creates, updates, actions, deletes, in that order) only where
+ * writes are allowed, acting on what the run made, everything made on the cleanup ledger at once. At most 5
+ * requests per operation.
+ */
+import {
+  apiOperations,
+  type CaseContext,
+  defineSuite,
+  exerciseOperation,
+  isOwnRequestDefect,
+  type OperationOutcome,
+  operationKind,
+  operationOrder,
+  PathHarvest,
+} from "../../src/index.ts";
+
+function harvestOf(t: CaseContext): PathHarvest {
+  let harvest = t.shared.get("harvest") as PathHarvest | undefined;
+  if (!harvest) {
+    harvest = new PathHarvest();
+    t.shared.set("harvest", harvest);
+  }
+  return harvest;
+}
+
+/** Exercises each operation in order; conform's own defects are kept for the end, so one does not stop the rest. */
+async function exerciseAll(t: CaseContext, reads: boolean): Promise<void> {
+  const operations = operationOrder(t.spec, apiOperations(t)).filter(
+    (operation) => (operationKind(t.spec, operation) === "read") === reads,
+  );
+  if (operations.length === 0) t.skip(`the description has no ${reads ? "read" : "write"} operation`);
+  const harvest = harvestOf(t);
+  const outcomes: OperationOutcome[] = [];
+  let defect: unknown;
+  for (const operation of operations) {
+    try {
+      outcomes.push(await exerciseOperation(t, operation, harvest));
+    } catch (error) {
+      if (!isOwnRequestDefect(error)) throw error;
+      t.log(`${operation.operationId}: not requested, conform's generated request broke the description`);
+      defect ??= error;
+    }
+  }
+  const unrequested = outcomes.filter((outcome) => outcome.notRequested !== undefined);
+  for (const outcome of unrequested) t.log(`${outcome.operationId} not requested: ${outcome.notRequested}`);
+  const requested = outcomes.length - unrequested.length;
+  // The answers are judged by the generic checks; the case's own verdict is that the layer reached the operations.
+  t.expect(`requests went to ${requested} of ${operations.length} operations`, requested > 0, {
+    expected: `> 0 of ${operations.length}`,
+    actual: requested,
+  });
+  if (defect) throw defect;
+}
+
+export default defineSuite({
+  id: "operations",
+  title: "Every operation gets valid and invalid requests from its description",
+  tags: ["generic"],
+  cases: [
+    {
+      id: "reads",
+      title: "Each read gets valid requests (accepted) and invalid ones (refused with 4xx)",
+      run: (t) => exerciseAll(t, true),
+    },
+    {
+      id: "writes",
+      title:
+        "Each write gets valid requests (accepted) and invalid ones (refused with 4xx), on what the run made",
+      tags: ["writes"],
+      run: (t) => {
+        if (!t.target.writesAllowed) t.skip("writes are not allowed on this target (--allow-writes)");
+        return exerciseAll(t, false);
+      },
+    },
+  ],
+});
