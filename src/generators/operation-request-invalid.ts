@@ -42,10 +42,12 @@ const partOf = (pointer: string): RequestPart | undefined => {
 };
 
 /** Whether a candidate breaks a rule where `parts` allow, as the target will receive it. */
-function keeps(parts: readonly RequestPart[]): (candidate: Candidate) => boolean {
+function keeps(parts: readonly RequestPart[], bodyRequired: boolean): (candidate: Candidate) => boolean {
   return ({ site, operator, edit }) => {
     const part = partOf(site.pointer);
     if (part === undefined || !parts.includes(part)) return false;
+    // JSON `null` as an optional body may be read as no body at all: the description cannot tell.
+    if (site.pointer === "/body" && operator === "null-where-not-nullable") return bodyRequired;
     if (part === "body") return true;
     // `/query` or `/path` itself is no parameter.
     if ((parsePointer(site.pointer)?.length ?? 0) !== 2) return false;
@@ -80,7 +82,12 @@ export function operationRequestInvalid(
       fc.array(fc.nat({ max: 1023 }), { minLength: 2 * max, maxLength: 2 * max }),
     )
     .map(([{ value, fixed }, count, picks]) => {
-      const candidates = candidatesOf(schema, value, singleRuleMutators, keeps(parts));
+      const candidates = candidatesOf(
+        schema,
+        value,
+        singleRuleMutators,
+        keeps(parts, schema.required?.includes("body") === true),
+      );
       const chosen = chooseCandidates(candidates, count, picks);
       if (chosen.length === 0) return undefined;
       const applied = applyCandidates(value, chosen);
@@ -125,6 +132,12 @@ export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: Reque
   const { schema } = requestSchemaOfOperation(spec, operation);
   const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
   return (
-    sample !== undefined && candidatesOf(schema, sample.value, singleRuleMutators, keeps([part])).length > 0
+    sample !== undefined &&
+    candidatesOf(
+      schema,
+      sample.value,
+      singleRuleMutators,
+      keeps([part], schema.required?.includes("body") === true),
+    ).length > 0
   );
 }

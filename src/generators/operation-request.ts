@@ -18,7 +18,7 @@ import type { BodySchema } from "./_internals/body-schema.ts";
 import { type SchemaValueOptions, schemaValue } from "./_internals/builders/schema-value.ts";
 import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
-import { parameterText, requestSchemaOfOperation } from "./_internals/request-schema.ts";
+import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
 import { type Generated, positive } from "./case-meta.ts";
 
 /** One request to an operation, ready to send: values by parameter name, the body as JSON. */
@@ -54,6 +54,17 @@ export interface OperationRequestConstraints {
 /** Why `operation` cannot be given a valid request from its description alone, or undefined when it can. */
 export function unbuildableRequest(spec: ApiSpec, operation: OperationInfo): string | undefined {
   return requestSchemaOfOperation(spec, operation).unbuildable;
+}
+
+/** Whether `value` fits path parameter `name` of `operation` as the description types it (as URL text). */
+export function pathValueFits(
+  spec: ApiSpec,
+  operation: OperationInfo,
+  name: string,
+  value: string | number,
+): boolean {
+  const schema = requestSchemaOfOperation(spec, operation).schema.properties?.path?.properties?.[name];
+  return schema !== undefined && textConforms(schema, parameterText(value));
 }
 
 /** Requests the description of `operation` allows, each with `positive` provenance. */
@@ -122,13 +133,22 @@ function valueOptions(
 
 const escapeName = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
 
-/** Schema paths of every optional property, under required ones (what a minimal value leaves out). */
+/**
+ * Schema paths of every optional property, under required ones (what a minimal value leaves out), but for the
+ * first optional ones of an object that must have some (`minProperties`).
+ */
 function optionalPaths(schema: BodySchema, path = "", depth = 0): string[] {
   if (depth > 12 || !schema.properties) return [];
   const required = new Set(schema.required ?? []);
+  let kept = Math.max(0, (schema.minProperties ?? 0) - required.size);
   return Object.entries(schema.properties).flatMap(([name, property]) => {
     const at = `${path}/${escapeName(name)}`;
-    return required.has(name) ? optionalPaths(property, at, depth + 1) : [at];
+    if (required.has(name)) return optionalPaths(property, at, depth + 1);
+    if (kept > 0 && !property.readOnly) {
+      kept -= 1;
+      return optionalPaths(property, at, depth + 1);
+    }
+    return [at];
   });
 }
 

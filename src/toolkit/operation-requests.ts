@@ -16,6 +16,7 @@ import type { Generated } from "../generators/case-meta.ts";
 import {
   type OperationRequest,
   operationRequest,
+  pathValueFits,
   unbuildableRequest,
 } from "../generators/operation-request.ts";
 import {
@@ -152,7 +153,9 @@ interface Prepared {
 /** Path values for `operation`: found in answers, else drawn (reads) or unknown (writes), each said in the log. */
 function prepare(t: CaseContext, operation: OperationInfo, harvest: PathHarvest): Prepared {
   const kind = operationKind(t.spec, operation);
-  const found = harvest.valuesFor(operation, kind !== "read");
+  const found = harvest.valuesFor(operation, kind !== "read", (name, value) =>
+    pathValueFits(t.spec, operation, name, value),
+  );
   const pathValues = { ...found.values };
   for (const name of found.missing) {
     if (kind === "read") continue;

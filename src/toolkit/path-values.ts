@@ -96,9 +96,14 @@ export class PathHarvest {
 
   /**
    * Values for the path parameters of `operation`, each from the list at its parent path filled with the values
-   * before it; `madeOnly`: only from what the run made. The first parameter without one ends the search.
+   * before it; `madeOnly`: only from what the run made; `fits`: whether a value suits the parameter's schema (a
+   * target's example id may not). The first parameter without one ends the search.
    */
-  valuesFor(operation: OperationInfo, madeOnly: boolean): FoundValues {
+  valuesFor(
+    operation: OperationInfo,
+    madeOnly: boolean,
+    fits: (name: string, value: PathValue) => boolean = () => true,
+  ): FoundValues {
     const values: Record<string, PathValue> = {};
     const names = templateParameters(operation.pathTemplate);
     for (const [index, name] of names.entries()) {
@@ -108,7 +113,9 @@ export class PathHarvest {
         key === undefined
           ? []
           : [...(this.#made.get(key) ?? []), ...(madeOnly ? [] : (this.#seen.get(key) ?? []))];
-      const value = items.map((item) => item[fieldFor(name, item) ?? ""]).find(isPathValue);
+      const value = items
+        .map((item) => item[fieldFor(name, item) ?? ""])
+        .find((candidate): candidate is PathValue => isPathValue(candidate) && fits(name, candidate));
       if (value === undefined) return { values, missing: names.slice(index) };
       values[name] = value;
     }
