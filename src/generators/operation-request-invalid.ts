@@ -15,7 +15,9 @@ import fc from "fast-check";
 import type { BrokenRule } from "../core/exchange.ts";
 import { parsePointer } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
+import type { BodySchema } from "./_internals/body-schema.ts";
 import { applyCandidates, candidatesOf, chooseCandidates } from "./_internals/break-rules.ts";
+import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
 import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
 import { type CaseMeta, type Generated, type Mutation, mutationsOf, negative } from "./case-meta.ts";
@@ -42,12 +44,16 @@ const partOf = (pointer: string): RequestPart | undefined => {
 };
 
 /** Whether a candidate breaks a rule where `parts` allow, as the target will receive it. */
-function keeps(parts: readonly RequestPart[], bodyRequired: boolean): (candidate: Candidate) => boolean {
+function keeps(parts: readonly RequestPart[], request: BodySchema): (candidate: Candidate) => boolean {
+  const body = request.properties?.body;
+  const bodyRequired = request.required?.includes("body") === true;
   return ({ site, operator, edit }) => {
     const part = partOf(site.pointer);
     if (part === undefined || !parts.includes(part)) return false;
     // JSON `null` as an optional body may be read as no body at all: the description cannot tell.
     if (site.pointer === "/body" && operator === "null-where-not-nullable") return bodyRequired;
+    // A required body left out may be read as `{}`: only a break where `{}` is refused too.
+    if (site.pointer === "/body" && edit.kind === "remove") return body !== undefined && !conforms(body, {});
     if (part === "body") return true;
     // `/query` or `/path` itself is no parameter.
     if ((parsePointer(site.pointer)?.length ?? 0) !== 2) return false;
@@ -82,12 +88,7 @@ export function operationRequestInvalid(
       fc.array(fc.nat({ max: 1023 }), { minLength: 2 * max, maxLength: 2 * max }),
     )
     .map(([{ value, fixed }, count, picks]) => {
-      const candidates = candidatesOf(
-        schema,
-        value,
-        singleRuleMutators,
-        keeps(parts, schema.required?.includes("body") === true),
-      );
+      const candidates = candidatesOf(schema, value, singleRuleMutators, keeps(parts, schema));
       const chosen = chooseCandidates(candidates, count, picks);
       if (chosen.length === 0) return undefined;
       const applied = applyCandidates(value, chosen);
@@ -133,11 +134,6 @@ export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: Reque
   const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
   return (
     sample !== undefined &&
-    candidatesOf(
-      schema,
-      sample.value,
-      singleRuleMutators,
-      keeps([part], schema.required?.includes("body") === true),
-    ).length > 0
+    candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0
   );
 }

@@ -29,8 +29,8 @@ export interface OperationRequest {
   readonly body?: unknown;
   /**
    * Fields (the API's error style: `label`, `nodes[0].address`; a parameter by its name) whose values the
-   * description does not pin down: drawn from a schema allowing any text (no enum, format, pattern or constant),
-   * or naming another resource (`compute_id`), which exists or not on the target alone.
+   * description does not pin down: text drawn from its schema (no enum or constant: a pattern or format shapes it
+   * but cannot say that what it names exists or suits), or naming another resource (`compute_id`).
    */
   readonly unpinned: readonly string[];
 }
@@ -45,6 +45,11 @@ export interface OperationRequestConstraints {
    * schema: what the run creates then carries the run's label, for cleanup by prefix.
    */
   readonly label?: () => string;
+  /**
+   * Values found on the target for top-level body properties, by name (`region`: the ids of the region list): one
+   * of those that fit the property's schema is sent instead of a drawn one.
+   */
+  readonly found?: Readonly<Record<string, readonly unknown[]>>;
   /** Only what is required: no optional query parameter, no optional body property, no optional body. */
   readonly minimal?: boolean;
   /** The scenario named in the provenance; default `request-valid` (`request-minimal` when minimal). */
@@ -97,6 +102,11 @@ export function operationRequestValue(
       overrides.set(`/path/${escapeName(name)}`, fc.constant(value));
   for (const [path, arbitrary] of Object.entries(constraints.bodyOverrides ?? {}))
     overrides.set(`/body${path}`, arbitrary);
+  for (const [name, values] of Object.entries(constraints.found ?? {})) {
+    const property = schema.properties?.body?.properties?.[name];
+    const fitting = property ? values.filter((value) => conforms(property, value)) : [];
+    if (fitting.length > 0) overrides.set(`/body/${escapeName(name)}`, fc.constantFrom(...fitting));
+  }
   const labelSchema = schema.properties?.body?.properties?.label;
   const makeLabel = constraints.label;
   if (makeLabel && labelSchema?.types?.includes("string") && !overrides.has("/body/label")) {
@@ -112,7 +122,11 @@ export function operationRequestValue(
   const value = schemaValue(schema, "", valueOptions(overrides, constraints, schema)) as fc.Arbitrary<
     Record<string, unknown>
   >;
-  const fixed = new Set(overrides.keys());
+  // A value found on the target exists, but may still not suit this request (a region without the capability):
+  // it stays among the values the description does not pin down.
+  const fixed = new Set(
+    [...overrides.keys()].filter((path) => !Object.hasOwn(constraints.found ?? {}, path.slice(6))),
+  );
   return value.map((generated) => ({ value: generated, fixed }));
 }
 
@@ -176,14 +190,12 @@ export function toRequest(
 /** A field naming another resource (`id`, `compute_id`, `configId`): which values exist is the target's. */
 const isReference = (name: string | undefined) => name !== undefined && /(?:^id|_id|[a-z]Id|ID)$/.test(name);
 
-function isFreeText(schema: BodySchema): boolean {
-  return (
-    schema.types?.includes("string") === true &&
-    !schema.enum &&
-    !schema.hasConst &&
-    schema.format === undefined &&
-    schema.pattern === undefined
-  );
+/**
+ * Text drawn from its schema (no enum or constant): a pattern or format gives its shape, not that what it names
+ * exists or suits (a private address of an instance, a known time zone).
+ */
+function isDrawnText(schema: BodySchema): boolean {
+  return schema.types?.includes("string") === true && !schema.enum && !schema.hasConst;
 }
 
 /** The fields of `value` holding text drawn from a schema that allows any (given values excepted). */
@@ -192,7 +204,7 @@ function unpinnedFields(schema: BodySchema, value: unknown, fixed: ReadonlySet<s
   const visit = (node: BodySchema, item: unknown, tokens: string[], schemaPath: string, depth: number) => {
     if (depth > 16 || fixed.has(schemaPath)) return;
     const reference = isReference(tokens.at(-1)) && (typeof item === "string" || typeof item === "number");
-    if (((typeof item === "string" && isFreeText(node)) || reference) && tokens.length > 1) {
+    if (((typeof item === "string" && isDrawnText(node)) || reference) && tokens.length > 1) {
       const [part, ...rest] = tokens;
       // Body fields as the API's errors name them (`nodes[0].label`); parameters by their names.
       const body = (value as { body?: unknown }).body;

@@ -25,10 +25,11 @@ import {
   operationRequestInvalid,
   type RequestPart,
 } from "../generators/operation-request-invalid.ts";
+import { requestSchemaOf } from "../generators/request-body.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
-import { type PathValue, unknownValue } from "./operations.ts";
+import { apiOperations, type PathValue, unknownValue } from "./operations.ts";
 import { fieldFor, itemsOf, type PathHarvest, parentTemplate, templateParameters } from "./path-values.ts";
 import { labelOf, registerMade } from "./resources.ts";
 
@@ -141,8 +142,36 @@ function send(t: CaseContext, operation: OperationInfo, request: OperationReques
   });
 }
 
+/**
+ * Values the target holds for top-level body properties that name a resource of a list without parameters: a
+ * property `region` takes the `id`s of the items read at a list whose last segment is `regions` (`types` for
+ * `type`, `policies` for `policy`).
+ */
+function foundBodyValues(
+  t: CaseContext,
+  operation: OperationInfo,
+  harvest: PathHarvest,
+): Record<string, unknown[]> {
+  const names = Object.keys(requestSchemaOf(t.spec, operation.operationId)?.properties ?? {});
+  const found: Record<string, unknown[]> = {};
+  if (names.length === 0) return found;
+  for (const list of apiOperations(t)) {
+    if (list.method !== "get" || list.pathTemplate.includes("{")) continue;
+    const last = list.pathTemplate.split("/").at(-1) ?? "";
+    const name = names.find((candidate) =>
+      [`${candidate}s`, `${candidate}es`, candidate.replace(/y$/, "ies")].includes(last),
+    );
+    if (name === undefined) continue;
+    const ids = harvest.seenAt(list.pathTemplate).flatMap((item) => (item.id === undefined ? [] : [item.id]));
+    if (ids.length > 0) found[name] = ids;
+  }
+  return found;
+}
+
 interface Prepared {
   readonly operation: OperationInfo;
+  /** Values the target holds for body properties, by name. */
+  readonly found: Record<string, unknown[]>;
   readonly kind: OperationKind;
   readonly pathValues: Record<string, PathValue>;
   readonly drawn: readonly string[];
@@ -176,12 +205,21 @@ function prepare(t: CaseContext, operation: OperationInfo, harvest: PathHarvest)
   }
   return {
     operation,
+    found: foundBodyValues(t, operation, harvest),
     kind,
     pathValues,
     drawn: found.missing,
     remove: kind === "create" ? deleteOperationFor(t.spec, operation) : undefined,
   };
 }
+
+/** Why an action's refusal is not judged. */
+const actionState =
+  "an action is taken or refused by the state of its resource (booting one already running), which the description does not state";
+
+/** Why a fuller request's refusal is not judged (the minimal one is). */
+const optionalTogether =
+  "optional fields sent together: the description states no rule between them, so a refusal may follow one it does not state";
 
 /** Registers what a 2xx create made (ledger at once, then the harvest), whatever the request meant to be. */
 function registerCreated(
@@ -250,10 +288,43 @@ export async function exerciseOperation(
   return { operationId: operation.operationId, kind, positive, negative };
 }
 
-async function sendValid(t: CaseContext, prepared: Prepared, harvest: PathHarvest): Promise<LiveResponse[]> {
+/**
+ * Reads `operation` again on what the run made, once its creates have made something for every one of its path
+ * parameters (a read of an empty account drew its values and met 404s): a minimal valid request. Undefined when
+ * the run made nothing for it.
+ */
+export async function rereadMade(
+  t: CaseContext,
+  operation: OperationInfo,
+  harvest: PathHarvest,
+): Promise<number | undefined> {
+  if (unbuildableRequest(t.spec, operation) || !operation.pathTemplate.includes("{")) return undefined;
+  const found = harvest.valuesFor(operation, true, (name, value) =>
+    pathValueFits(t.spec, operation, name, value),
+  );
+  if (found.missing.length > 0) return undefined;
+  const prepared: Prepared = {
+    operation,
+    found: {},
+    kind: "read",
+    pathValues: found.values,
+    drawn: [],
+    remove: undefined,
+  };
+  const [response] = await sendValid(t, prepared, harvest, true);
+  return response?.status;
+}
+
+async function sendValid(
+  t: CaseContext,
+  prepared: Prepared,
+  harvest: PathHarvest,
+  minimalOnly = false,
+): Promise<LiveResponse[]> {
   const { operation, kind } = prepared;
   const constraints = {
     pathValues: prepared.pathValues,
+    found: prepared.found,
     label: () => t.label(operation.operationId.slice(0, 12)),
   };
   const minimal = one(
@@ -263,7 +334,7 @@ async function sendValid(t: CaseContext, prepared: Prepared, harvest: PathHarves
   const full = one(operationRequest(t.spec, operation, constraints), seedOf(t, operation, 2));
   const same =
     JSON.stringify({ ...full.value, unpinned: [] }) === JSON.stringify({ ...minimal.value, unpinned: [] });
-  const requests = same || kind === "delete" ? [minimal] : [minimal, full];
+  const requests = same || minimalOnly || kind === "delete" ? [minimal] : [minimal, full];
   const responses: LiveResponse[] = [];
   for (const generated of requests) {
     const intent: RequestIntent = {
@@ -272,6 +343,11 @@ async function sendValid(t: CaseContext, prepared: Prepared, harvest: PathHarves
       scenario: generated.meta.scenario,
       ...(prepared.drawn.length > 0 ? { drawnPath: prepared.drawn } : {}),
       ...(generated.value.unpinned.length > 0 ? { unpinned: generated.value.unpinned } : {}),
+      ...(kind === "action"
+        ? { undecidable: actionState }
+        : generated.meta.scenario === "request-valid"
+          ? { undecidable: optionalTogether }
+          : {}),
     };
     const response = await send(t, operation, generated.value, intent);
     responses.push(response);
@@ -326,6 +402,7 @@ async function sendInvalid(
   for (const [index, plan] of plans.entries()) {
     const arbitrary = operationRequestInvalid(t.spec, operation, {
       pathValues: prepared.pathValues,
+      found: prepared.found,
       ...plan,
     });
     const generated: Generated<OperationRequest> = one(arbitrary, seedOf(t, operation, 10 + index));

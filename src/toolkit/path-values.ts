@@ -82,6 +82,11 @@ export class PathHarvest {
     store.set(key, [...items, ...(store.get(key) ?? [])].slice(0, 50));
   }
 
+  /** The items read at a list without path parameters (`/regions`). */
+  seenAt(template: string): readonly Record<string, unknown>[] {
+    return this.#seen.get(keyOf(template, {})) ?? [];
+  }
+
   /** Forgets what was made at `template` with these values whose `field` is `value` (it was deleted). */
   forget(
     template: string,
