@@ -5,7 +5,7 @@
  * once. Each request carries its intent; the checks `valid-request-accepted` and `invalid-request-refused` judge
  * the answers. Reads run on any target; writes (creates, updates, actions, deletes, in that order) only where
  * writes are allowed, acting on what the run made, everything made on the cleanup ledger at once. At most 5
- * requests per operation.
+ * requests per operation, and once the creates are done a read with path parameters is sent again on what they made.
  */
 import {
   apiOperations,
