@@ -16,7 +16,7 @@ import type { BrokenRule } from "../core/exchange.ts";
 import { parsePointer } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { BodySchema } from "./_internals/body-schema.ts";
-import { applyCandidates, candidatesOf, chooseCandidates } from "./_internals/break-rules.ts";
+import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
 import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
 import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
@@ -75,19 +75,12 @@ export function operationRequestInvalid(
 ): fc.Arbitrary<Generated<OperationRequest>> {
   const { schema } = requestSchemaOfOperation(spec, operation);
   const parts = constraints.parts ?? ["body", "query", "path"];
-  const range =
-    typeof constraints.rules === "number"
-      ? { min: constraints.rules, max: constraints.rules }
-      : constraints.rules;
-  const min = Math.max(1, range?.min ?? 1);
-  const max = Math.max(min, range?.max ?? min);
   return fc
     .tuple(
       operationRequestValue(spec, operation, { ...constraints, minimal: false }),
-      fc.integer({ min, max }),
-      fc.array(fc.nat({ max: 1023 }), { minLength: 2 * max, maxLength: 2 * max }),
+      rulesAndPicks(constraints.rules),
     )
-    .map(([{ value, fixed }, count, picks]) => {
+    .map(([{ value, fixed }, [count, picks]]) => {
       const candidates = candidatesOf(schema, value, singleRuleMutators, keeps(parts, schema));
       const chosen = chooseCandidates(candidates, count, picks);
       if (chosen.length === 0) return undefined;

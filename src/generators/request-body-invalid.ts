@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import { allowedTypes, type BodySchema } from "./_internals/body-schema.ts";
-import { applyCandidates, candidatesOf, chooseCandidates } from "./_internals/break-rules.ts";
+import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
 import { type Generated, negative } from "./case-meta.ts";
 import { type Candidate, singleRuleMutators } from "./mutations/index.ts";
 import { type RequestBodyConstraints, requestBodyValue } from "./request-body.ts";
@@ -57,19 +57,9 @@ export function requestBodyInvalid(
   if (mutators.length === 0) throw new TypeError(`no mutator among ${constraints.operators?.join(", ")}`);
   if (!isBreakable(schema))
     throw new TypeError(`the schema at ${schema.pointer} allows any body: none is invalid`);
-  const range =
-    typeof constraints.rules === "number"
-      ? { min: constraints.rules, max: constraints.rules }
-      : constraints.rules;
-  const min = Math.max(1, range?.min ?? 1);
-  const max = Math.max(min, range?.max ?? min);
   return fc
-    .tuple(
-      requestBodyValue(schema, constraints),
-      fc.integer({ min, max }),
-      fc.array(fc.nat({ max: 1023 }), { minLength: 2 * max, maxLength: 2 * max }),
-    )
-    .map(([body, count, picks]) => {
+    .tuple(requestBodyValue(schema, constraints), rulesAndPicks(constraints.rules))
+    .map(([body, [count, picks]]) => {
       const chosen = chooseCandidates(candidatesOf(schema, body, mutators), count, picks);
       return chosen.length === 0 ? undefined : mutated(body, chosen);
     })

@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import fc from "fast-check";
 import { valueAt } from "../../spec/pointer.ts";
 import type { Mutation } from "../case-meta.ts";
 import { type Candidate, combineIndependent } from "../mutations/index.ts";
@@ -69,4 +70,17 @@ export function applyCandidates(
     result = applyEdit(result, site.pointer, edit);
   }
   return { value: result, mutations };
+}
+
+/** How many rules to break (`rules`: a count or a range, default 1) and the picks that choose them. */
+export function rulesAndPicks(
+  rules: number | { readonly min: number; readonly max: number } | undefined,
+): fc.Arbitrary<[number, number[]]> {
+  const range = typeof rules === "number" ? { min: rules, max: rules } : rules;
+  const min = Math.max(1, range?.min ?? 1);
+  const max = Math.max(min, range?.max ?? min);
+  return fc.tuple(
+    fc.integer({ min, max }),
+    fc.array(fc.nat({ max: 1023 }), { minLength: 2 * max, maxLength: 2 * max }),
+  );
 }
