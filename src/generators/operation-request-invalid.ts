@@ -36,6 +36,11 @@ export interface InvalidOperationRequestConstraints extends OperationRequestCons
   readonly parts?: readonly RequestPart[];
   /** Rules broken per request: 1 (default), or several independent ones (a range picks a count per request). */
   readonly rules?: number | { readonly min: number; readonly max: number };
+  /**
+   * Only a body of the wrong JSON type (an array where an object goes): refused before anything is read, so a
+   * request to a write that names no resource is harmless on any target.
+   */
+  readonly wholeBodyOnly?: boolean;
 }
 
 const partOf = (pointer: string): RequestPart | undefined => {
@@ -81,7 +86,12 @@ export function operationRequestInvalid(
       rulesAndPicks(constraints.rules),
     )
     .map(([{ value, fixed }, [count, picks]]) => {
-      const candidates = candidatesOf(schema, value, singleRuleMutators, keeps(parts, schema));
+      const kept = keeps(parts, schema);
+      const keep = constraints.wholeBodyOnly
+        ? (candidate: Candidate) =>
+            candidate.site.pointer === "/body" && candidate.operator === "change-type" && kept(candidate)
+        : kept;
+      const candidates = candidatesOf(schema, value, singleRuleMutators, keep);
       const chosen = chooseCandidates(candidates, count, picks);
       if (chosen.length === 0) return undefined;
       const applied = applyCandidates(value, chosen);

@@ -12,7 +12,6 @@
 import fc from "fast-check";
 import { SuiteRequestError } from "../core/errors.ts";
 import type { BrokenRule, RequestIntent } from "../core/exchange.ts";
-import type { Generated } from "../generators/case-meta.ts";
 import {
   type OperationRequest,
   operationRequest,
@@ -30,7 +29,7 @@ import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import { apiOperations, type PathValue, unknownValue } from "./operations.ts";
-import { fieldFor, itemsOf, type PathHarvest, parentTemplate, templateParameters } from "./path-values.ts";
+import { fieldFor, itemsOf, PathHarvest, parentTemplate, templateParameters } from "./path-values.ts";
 import { labelOf, registerMade } from "./resources.ts";
 
 /** What an operation does, as its method and path say. */
@@ -113,6 +112,15 @@ function seedOf(t: CaseContext, operation: OperationInfo, salt: number): number 
 
 function one<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
   return fc.sample(arbitrary, { numRuns: 1, seed })[0]!;
+}
+
+/** One value, or undefined when the arbitrary's filter lets none through (no rule of that kind to break). */
+function oneIfAny<T>(arbitrary: fc.Arbitrary<T>, seed: number): T | undefined {
+  try {
+    return one(arbitrary, seed);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The path of `operation` with values by name. */
@@ -289,6 +297,48 @@ export async function exerciseOperation(
 }
 
 /**
+ * Sends a write only requests that cannot change anything on any target, for a run without writes: every path
+ * parameter names an unknown resource (987654321) and stays so (a minimal valid request and invalid ones there),
+ * and a write that names none gets only a body of the wrong JSON type (refused before anything is read). A write with neither a path parameter nor a body is
+ * not requested (it could act on something real).
+ */
+export async function probeWrite(t: CaseContext, operation: OperationInfo): Promise<OperationOutcome> {
+  const kind = operationKind(t.spec, operation);
+  const names = templateParameters(operation.pathTemplate);
+  const unbuildable =
+    unbuildableRequest(t.spec, operation) ??
+    (names.length === 0 && !requestSchemaOf(t.spec, operation.operationId)
+      ? "a write naming no resource and taking no body could act on something real: not sent without --allow-writes"
+      : undefined);
+  if (unbuildable)
+    return {
+      operationId: operation.operationId,
+      kind,
+      notRequested: unbuildable,
+      positive: [],
+      negative: [],
+    };
+  const pathValues: Record<string, PathValue> = {};
+  for (const name of names) {
+    const schema = operation.parameters.find(
+      (parameter) => parameter.in === "path" && parameter.name === name,
+    )?.schema;
+    const unknown = unknownValue(schema);
+    pathValues[name] = /^\d+$/.test(unknown) ? Number(unknown) : unknown;
+  }
+  const prepared: Prepared = { operation, found: {}, kind, pathValues, drawn: names, remove: undefined };
+  const sent = await sendInvalid(t, prepared, new PathHarvest(), {
+    parts: ["body", "query"],
+    wholeBodyOnly: names.length === 0,
+  });
+  const negative = sent.map(({ response, parts }) => ({ status: response.status, parts }));
+  // A valid request to an unknown resource is harmless too (a 404 is expected, and not held against it).
+  const positive =
+    names.length > 0 ? (await sendValid(t, prepared, new PathHarvest(), true)).map((r) => r.status) : [];
+  return { operationId: operation.operationId, kind, positive, negative };
+}
+
+/**
  * Reads `operation` again on what the run made, once its creates have made something for every one of its path
  * parameters (a read of an empty account drew its values and met 404s): a minimal valid request. Undefined when
  * the run made nothing for it.
@@ -382,9 +432,10 @@ async function sendInvalid(
   t: CaseContext,
   prepared: Prepared,
   harvest: PathHarvest,
+  only: { parts?: readonly RequestPart[]; wholeBodyOnly?: boolean } = {},
 ): Promise<{ response: LiveResponse; parts: RequestPart[] }[]> {
   const { operation } = prepared;
-  const breakable = (["body", "query", "path"] as const).filter((part) =>
+  const breakable = (only.parts ?? (["body", "query", "path"] as const)).filter((part) =>
     breakableIn(t.spec, operation, part),
   );
   if (breakable.length === 0) {
@@ -396,16 +447,20 @@ async function sendInvalid(
   const plans: { parts: RequestPart[]; rules: number | { min: number; max: number } }[] = [];
   if (breakable.includes("body")) plans.push({ parts: ["body"], rules: 1 });
   const parameters = breakable.filter((part) => part !== "body");
-  if (parameters.length > 0) plans.push({ parts: parameters, rules: 1 });
-  plans.push({ parts: [...breakable], rules: { min: 2, max: 3 } });
+  if (!only.wholeBodyOnly) {
+    if (parameters.length > 0) plans.push({ parts: parameters, rules: 1 });
+    plans.push({ parts: [...breakable], rules: { min: 2, max: 3 } });
+  }
   const sent: { response: LiveResponse; parts: RequestPart[] }[] = [];
   for (const [index, plan] of plans.entries()) {
     const arbitrary = operationRequestInvalid(t.spec, operation, {
       pathValues: prepared.pathValues,
       found: prepared.found,
       ...plan,
+      ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
     });
-    const generated: Generated<OperationRequest> = one(arbitrary, seedOf(t, operation, 10 + index));
+    const generated = oneIfAny(arbitrary, seedOf(t, operation, 10 + index));
+    if (generated === undefined) continue;
     const broken = brokenRulesOf(generated.meta);
     // "Several at once" where only one rule could be broken repeats a single-rule request: not sent.
     if (typeof plan.rules !== "number" && broken.length < 2) continue;
