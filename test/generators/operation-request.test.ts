@@ -12,6 +12,7 @@ import { mutationsOf } from "../../src/generators/case-meta.ts";
 import {
   type OperationRequest,
   operationRequest,
+  pathValueFits,
   unbuildableRequest,
 } from "../../src/generators/operation-request.ts";
 import {
@@ -98,10 +99,24 @@ describe("operationRequest", () => {
     expect(given[0]!.value.unpinned).not.toContain("region");
   });
 
+  it("a path value found in an answer fits only with the parameter's format (an IPv6 is no IPv4)", () => {
+    const getIP = bundled.operations.byId("getIP")!;
+    expect(pathValueFits(bundled, getIP, "address", "192.0.2.7")).toBe(true);
+    expect(pathValueFits(bundled, getIP, "address", "547b:e506:00dc:e258:246f:6e67:006e:7c3b")).toBe(false);
+    const getNodeBalancer = bundled.operations.byId("getNodeBalancer")!;
+    expect(pathValueFits(bundled, getNodeBalancer, "nodeBalancerId", 0)).toBe(false);
+    expect(pathValueFits(bundled, getNodeBalancer, "nodeBalancerId", 12)).toBe(true);
+  });
+
   it("same seed, same requests", () => {
     assertSameSeedSameValues(operationRequest(bundled, bundled.operations.byId("createNodeBalancer")!));
   });
 });
+
+function hasFormat(operation: OperationInfo, name: string): boolean {
+  const schema = operation.parameters.find((parameter) => parameter.name === name)?.schema;
+  return typeof schema === "object" && typeof schema.format === "string";
+}
 
 function refusedWhereItSays(spec: ApiSpec, operation: OperationInfo, generated: Generated<OperationRequest>) {
   if (generated.meta.mode !== "negative") return "provenance is not negative";
@@ -117,8 +132,8 @@ function refusedWhereItSays(spec: ApiSpec, operation: OperationInfo, generated: 
       }
       const outcome = validator!(request.body);
       if (outcome.valid) return `the body validator accepts a body broken at ${rule.at}`;
-    } else if (rule.rule !== "violate-pattern") {
-      // The runner's light parameter check reads types, enums, bounds and lengths (not patterns).
+    } else if (rule.rule !== "violate-pattern" && !hasFormat(operation, rule.at)) {
+      // The runner's light parameter check reads types, enums, bounds and lengths (not patterns nor formats).
       const breach = breachOf(spec, operation, { ...request, body: undefined });
       // A path value of the wrong type is another URL: it matches no operation (the target answers 404 or 400).
       const path = new URL(urlOf(operation, request)).pathname.replace(/^\/v4/, "");

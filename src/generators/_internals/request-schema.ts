@@ -10,6 +10,7 @@
  * @module
  * @internal
  */
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import { childPointer } from "../../spec/pointer.ts";
 import type { ApiSpec, OperationInfo, ParameterInfo } from "../../spec/types.ts";
 import { type BodySchema, type JsonType, requestSchemaOf, resolveBodySchema } from "./body-schema.ts";
@@ -101,6 +102,17 @@ export function requestSchemaOfOperation(spec: ApiSpec, operation: OperationInfo
   return result;
 }
 
+/** Does `text` have string format `format` as ajv-formats checks it (an unknown format holds)? */
+function formatHolds(format: string, text: string): boolean {
+  const known = (fullFormats as Record<string, unknown>)[format];
+  if (known instanceof RegExp) return known.test(text);
+  if (typeof known === "function") return Boolean(known(text));
+  const validate = (known as { validate?: unknown } | undefined)?.validate;
+  if (validate instanceof RegExp) return validate.test(text);
+  if (typeof validate === "function") return Boolean(validate(text));
+  return true;
+}
+
 /** A parameter value as it goes in a URL: its text (an array of one item: the item's). */
 export function parameterText(value: unknown): string {
   if (Array.isArray(value)) return value.map((item) => parameterText(item)).join(",");
@@ -112,6 +124,8 @@ export function parameterText(value: unknown): string {
  * array of it), satisfy the schema? A mutation whose text still does is no mutation of a URL.
  */
 export function textConforms(schema: BodySchema, text: string): boolean {
+  const textual = schema.types === undefined || schema.types.includes("string");
+  if (textual && schema.format !== undefined && !formatHolds(schema.format, text)) return false;
   const readings: unknown[] = [text];
   if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) readings.push(Number(text));
   if (text === "true" || text === "false") readings.push(text === "true");
