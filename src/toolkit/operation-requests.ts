@@ -176,6 +176,17 @@ function foundBodyValues(
   return found;
 }
 
+/** A value no target holds for path parameter `name` (a number where the parameter takes integers). */
+function unknownPathValue(operation: OperationInfo, name: string): PathValue {
+  const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
+  const unknown = unknownValue(parameter?.schema);
+  return /^\d+$/.test(unknown) ? Number(unknown) : unknown;
+}
+
+function notRequested(operation: OperationInfo, kind: OperationKind, why: string): OperationOutcome {
+  return { operationId: operation.operationId, kind, notRequested: why, positive: [], negative: [] };
+}
+
 interface Prepared {
   readonly operation: OperationInfo;
   /** Values the target holds for body properties, by name. */
@@ -196,11 +207,7 @@ function prepare(t: CaseContext, operation: OperationInfo, harvest: PathHarvest)
   const pathValues = { ...found.values };
   for (const name of found.missing) {
     if (kind === "read") continue;
-    const schema = operation.parameters.find(
-      (parameter) => parameter.in === "path" && parameter.name === name,
-    )?.schema;
-    const unknown = unknownValue(schema);
-    pathValues[name] = /^\d+$/.test(unknown) ? Number(unknown) : unknown;
+    pathValues[name] = unknownPathValue(operation, name);
   }
   if (found.missing.length > 0) {
     const how =
@@ -269,14 +276,7 @@ export async function exerciseOperation(
 ): Promise<OperationOutcome> {
   const unbuildable = unbuildableRequest(t.spec, operation);
   const kind = operationKind(t.spec, operation);
-  if (unbuildable)
-    return {
-      operationId: operation.operationId,
-      kind,
-      notRequested: unbuildable,
-      positive: [],
-      negative: [],
-    };
+  if (unbuildable) return notRequested(operation, kind, unbuildable);
   const prepared = prepare(t, operation, harvest);
   const positive: number[] = [];
   const negative: { status: number; parts: RequestPart[] }[] = [];
@@ -299,8 +299,8 @@ export async function exerciseOperation(
 /**
  * Sends a write only requests that cannot change anything on any target, for a run without writes: every path
  * parameter names an unknown resource (987654321) and stays so (a minimal valid request and invalid ones there),
- * and a write that names none gets only a body of the wrong JSON type (refused before anything is read). A write with neither a path parameter nor a body is
- * not requested (it could act on something real).
+ * and a write that names none gets only a body of the wrong JSON type (refused before anything is read). A write
+ * with neither a path parameter nor a body is not requested (it could act on something real).
  */
 export async function probeWrite(t: CaseContext, operation: OperationInfo): Promise<OperationOutcome> {
   const kind = operationKind(t.spec, operation);
@@ -310,21 +310,10 @@ export async function probeWrite(t: CaseContext, operation: OperationInfo): Prom
     (names.length === 0 && !requestSchemaOf(t.spec, operation.operationId)
       ? "a write naming no resource and taking no body could act on something real: not sent without --allow-writes"
       : undefined);
-  if (unbuildable)
-    return {
-      operationId: operation.operationId,
-      kind,
-      notRequested: unbuildable,
-      positive: [],
-      negative: [],
-    };
+  if (unbuildable) return notRequested(operation, kind, unbuildable);
   const pathValues: Record<string, PathValue> = {};
   for (const name of names) {
-    const schema = operation.parameters.find(
-      (parameter) => parameter.in === "path" && parameter.name === name,
-    )?.schema;
-    const unknown = unknownValue(schema);
-    pathValues[name] = /^\d+$/.test(unknown) ? Number(unknown) : unknown;
+    pathValues[name] = unknownPathValue(operation, name);
   }
   const prepared: Prepared = { operation, found: {}, kind, pathValues, drawn: names, remove: undefined };
   const sent = await sendInvalid(t, prepared, new PathHarvest(), {
