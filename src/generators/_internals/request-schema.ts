@@ -50,6 +50,13 @@ function segmentSchema(schema: BodySchema): BodySchema {
   };
 }
 
+/** A list parameter sends one item: how several go in a URL (repeated, comma-separated) is not generated. */
+function oneItem(schema: BodySchema): BodySchema {
+  return schema.types?.includes("array")
+    ? { ...schema, maxItems: Math.min(schema.maxItems ?? 1, 1) }
+    : schema;
+}
+
 const cache = new WeakMap<OperationInfo, RequestSchema>();
 
 /** The request schema of `operation` (cached per operation). */
@@ -75,7 +82,7 @@ export function requestSchemaOfOperation(spec: ApiSpec, operation: OperationInfo
       continue;
     }
     const holder = parameter.in === "path" ? path : query;
-    holder.properties![parameter.name] = parameter.in === "path" ? segmentSchema(schema) : schema;
+    holder.properties![parameter.name] = parameter.in === "path" ? segmentSchema(schema) : oneItem(schema);
     if (parameter.required || parameter.in === "path") holder.required!.push(parameter.name);
   }
   const properties: Record<string, BodySchema> = { path, query };
