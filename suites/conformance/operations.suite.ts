@@ -40,7 +40,7 @@ async function rereadAll(t: CaseContext, harvest: PathHarvest): Promise<void> {
   t.log(`${count} reads sent again on what the creates made`);
 }
 
-/** Exercises each operation in order; conform's own defects are kept for the end, so one does not stop the rest. */
+/** Exercises each operation in order; an error is kept for the end, so one operation does not stop the rest. */
 async function exerciseAll(t: CaseContext, reads: boolean): Promise<void> {
   const operations = operationOrder(t.spec, apiOperations(t)).filter(
     (operation) => (operationKind(t.spec, operation) === "read") === reads,
@@ -63,8 +63,13 @@ async function exerciseAll(t: CaseContext, reads: boolean): Promise<void> {
           : await probeWrite(t, operation),
       );
     } catch (error) {
-      if (!isOwnRequestDefect(error)) throw error;
-      t.log(`${operation.operationId}: not requested, conform's generated request broke the description`);
+      // One operation's trouble (conform's own request, a connection the target closed) does not stop the rest;
+      // the first is raised at the end, so the case still errors with its code. An interruption stops at once.
+      if (t.signal.aborted) throw error;
+      const why = isOwnRequestDefect(error)
+        ? "conform's generated request broke the description"
+        : (error as Error)?.message;
+      t.log(`${operation.operationId}: stopped: ${why}`);
       defect ??= error;
     }
   }
