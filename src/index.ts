@@ -111,6 +111,25 @@ export {
   written,
 } from "./toolkit/bodies/written.ts";
 
+// The generic layer: valid and invalid requests for any operation, from the description alone.
+
+export type { BrokenRule, RequestIntent } from "./core/exchange.ts";
+export {
+  type OperationRequest,
+  type OperationRequestConstraints,
+  operationRequest,
+  unbuildableRequest,
+} from "./generators/operation-request.ts";
+export {
+  breakableIn,
+  brokenRulesOf,
+  type InvalidOperationRequestConstraints,
+  operationRequestInvalid,
+  type RequestPart,
+} from "./generators/operation-request-invalid.ts";
+export * from "./toolkit/operation-requests.ts";
+export * from "./toolkit/path-values.ts";
+
 // Protocol: tokens minted and revoked, the login at the OAuth server, Retry-After.
 
 export { retryAfterMs } from "./runner/http-client.ts";

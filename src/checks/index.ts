@@ -8,12 +8,14 @@ import { bodyMatchesSchema } from "./body-matches-schema.ts";
 import { contentTypeJson } from "./content-type-json.ts";
 import { documentedHeaders } from "./documented-headers.ts";
 import { errorBodyShape } from "./error-body-shape.ts";
+import { invalidRequestRefused } from "./invalid-request-refused.ts";
 import { notAServerError } from "./not-a-server-error.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { specVersionHeader } from "./spec-version-header.ts";
 import { statusCodeDocumented } from "./status-code-documented.ts";
 import type { CheckDefinition } from "./types.ts";
+import { validRequestAccepted } from "./valid-request-accepted.ts";
 
 export type { Check, CheckContext, CheckDefinition } from "./types.ts";
 
@@ -27,6 +29,8 @@ export const builtinChecks = {
   "rate-limit-headers": rateLimitHeaders,
   "retry-after-on-429": retryAfterOn429,
   "documented-headers": documentedHeaders,
+  "valid-request-accepted": validRequestAccepted,
+  "invalid-request-refused": invalidRequestRefused,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;

@@ -11,12 +11,10 @@
  * @public
  */
 import fc from "fast-check";
-import { valueAt } from "../spec/pointer.ts";
 import { allowedTypes, type BodySchema } from "./_internals/body-schema.ts";
-import { applyEdit, fieldOf } from "./_internals/mutation.ts";
-import { mutationSites } from "./_internals/mutation-sites.ts";
-import { type Generated, type Mutation, negative } from "./case-meta.ts";
-import { type Candidate, combineIndependent, singleRuleMutators } from "./mutations/index.ts";
+import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
+import { type Generated, negative } from "./case-meta.ts";
+import { type Candidate, singleRuleMutators } from "./mutations/index.ts";
 import { type RequestBodyConstraints, requestBodyValue } from "./request-body.ts";
 
 export interface InvalidRequestBodyConstraints extends RequestBodyConstraints {
@@ -59,56 +57,17 @@ export function requestBodyInvalid(
   if (mutators.length === 0) throw new TypeError(`no mutator among ${constraints.operators?.join(", ")}`);
   if (!isBreakable(schema))
     throw new TypeError(`the schema at ${schema.pointer} allows any body: none is invalid`);
-  const range =
-    typeof constraints.rules === "number"
-      ? { min: constraints.rules, max: constraints.rules }
-      : constraints.rules;
-  const min = Math.max(1, range?.min ?? 1);
-  const max = Math.max(min, range?.max ?? min);
   return fc
-    .tuple(
-      requestBodyValue(schema, constraints),
-      fc.integer({ min, max }),
-      fc.array(fc.nat({ max: 1023 }), { minLength: 2 * max, maxLength: 2 * max }),
-    )
-    .map(([body, count, picks]) => {
-      const candidates: Candidate[] = [];
-      for (const site of mutationSites(schema, body)) {
-        const current = site.present ? valueAt(body, site.pointer) : undefined;
-        for (const mutator of mutators) {
-          for (const edit of mutator.edits(site, current))
-            candidates.push({ site, operator: mutator.operator, edit });
-        }
-      }
-      let chosen = count > 1 ? combineIndependent(candidates, count, picks) : [];
-      if (chosen.length === 0) chosen = pickOne(candidates, picks);
+    .tuple(requestBodyValue(schema, constraints), rulesAndPicks(constraints.rules))
+    .map(([body, [count, picks]]) => {
+      const chosen = chooseCandidates(candidatesOf(schema, body, mutators), count, picks);
       return chosen.length === 0 ? undefined : mutated(body, chosen);
     })
     .filter((generated): generated is Generated<unknown> => generated !== undefined);
 }
 
-/** One candidate (the whole body may be it): the operator first, then the place, so every rule gets its turn. */
-function pickOne(candidates: readonly Candidate[], picks: readonly number[]): Candidate[] {
-  const operators = [...new Set(candidates.map((candidate) => candidate.operator))];
-  if (operators.length === 0) return [];
-  const operator = operators[(picks[0] ?? 0) % operators.length];
-  const ofOperator = candidates.filter((candidate) => candidate.operator === operator);
-  return [ofOperator[(picks[1] ?? 0) % ofOperator.length]!];
-}
-
 function mutated(body: Record<string, unknown>, chosen: readonly Candidate[]): Generated<unknown> {
-  let value: unknown = body;
-  const mutations: Mutation[] = [];
-  for (const { site, operator, edit } of chosen) {
-    const field = fieldOf(body, site.pointer);
-    mutations.push({
-      operator,
-      pointer: site.pointer,
-      ...(field === undefined ? {} : { field }),
-      detail: edit.detail,
-    });
-    value = applyEdit(value, site.pointer, edit);
-  }
+  const { value, mutations } = applyCandidates(body, chosen);
   const meta =
     mutations.length === 1
       ? negative(`body-${mutations[0]!.operator}`, mutations[0]!)

@@ -13,7 +13,7 @@ import type {
   RunSelection,
   RunStarted,
 } from "../core/events.ts";
-import type { Exchange } from "../core/exchange.ts";
+import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
 import {
@@ -48,6 +48,8 @@ export interface JsonExchange {
     readonly body: string | null;
     /** What a deliberately invalid request breaks, as its suite said. */
     readonly breaks?: string;
+    /** What a generated request means to be. */
+    readonly intent?: RequestIntent;
   };
   readonly response: {
     readonly status: number;
@@ -198,6 +200,7 @@ export function toJsonExchange(exchange: Exchange): JsonExchange {
       headers: request.headers,
       body: request.body ?? null,
       ...(request.breaks === undefined ? {} : { breaks: request.breaks }),
+      ...(request.intent === undefined ? {} : { intent: request.intent }),
     },
     response: response
       ? {

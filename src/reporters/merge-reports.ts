@@ -120,6 +120,7 @@ function toExchange(json: JsonExchange): Exchange {
       headers: json.request.headers,
       body: json.request.body ?? undefined,
       ...(json.request.breaks === undefined ? {} : { breaks: json.request.breaks }),
+      ...(json.request.intent === undefined ? {} : { intent: json.request.intent }),
     },
     response: json.response
       ? {

@@ -188,6 +188,7 @@ function makeClient(
         signal: deps.signal,
         // The same shape for every request (undefined on the valid ones): no spread on the request's path.
         breaks: options.breaks,
+        intent: options.intent,
       },
       observe,
     );

@@ -10,7 +10,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
 import { BoundedMemo } from "../core/bounded-memo.ts";
 import { WaitTooLongError } from "../core/errors.ts";
-import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
+import type { Exchange, RecordedRequest, RecordedResponse, RequestIntent } from "../core/exchange.ts";
 import { isRedactedHeader, type SecretValues } from "../core/redact.ts";
 import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { abortRelayOf } from "./abort-relay.ts";
@@ -53,6 +53,8 @@ export interface OutgoingRequest {
   readonly signal?: AbortSignal;
   /** What a deliberately invalid request breaks (recorded with it). */
   readonly breaks?: string;
+  /** What a generated request means to be (recorded with it). */
+  readonly intent?: RequestIntent;
 }
 
 /** What the caller gets: the live (unredacted) response, and the redacted record of it. */
@@ -211,6 +213,7 @@ export class HttpClient {
     };
     // Set only on the rare negative request: a spread into the literal would build every record the slow way.
     if (outgoing.breaks !== undefined) recorded.breaks = outgoing.breaks;
+    if (outgoing.intent !== undefined) recorded.intent = outgoing.intent;
     return recorded;
   }
 

@@ -16,6 +16,7 @@
  * @module
  */
 import type { Reproduction, SuiteTag } from "../core/events.ts";
+import type { RequestIntent } from "../core/exchange.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { LiveResponse } from "./http-client.ts";
 
@@ -46,6 +47,11 @@ export interface RequestOptions {
    * nothing is sent.
    */
   readonly breaks?: string;
+  /**
+   * What a generated request means to be (the generic layer): recorded with its exchange, where the generic
+   * checks judge the answer by it. A negative one also says what it breaks (`breaks`).
+   */
+  readonly intent?: RequestIntent;
 }
 
 export interface ApiClient {

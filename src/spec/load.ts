@@ -17,7 +17,8 @@ import { indexOperations } from "./operations.ts";
 import { isObject } from "./pointer.ts";
 import { scanDocument } from "./scan.ts";
 import { semanticProblems } from "./semantic-checks.ts";
-import type { ApiSpec, LoadSpecOptions, SpecDialect } from "./types.ts";
+import { documentServers } from "./servers.ts";
+import type { ApiSpec, LoadSpecOptions } from "./types.ts";
 import { createValidatorCache } from "./validators.ts";
 
 /**
@@ -42,7 +43,8 @@ export async function loadSpec(source: string, options: LoadSpecOptions = {}): P
     ];
     if (problems.length > 0) throw new SpecInvalidError(source, problems);
   }
-  const { index, bodies } = indexOperations(document, dialect);
+  const servers = documentServers(document, dialect);
+  const { index, bodies } = indexOperations(document, dialect, servers);
   const formats = knownFormats();
   const unknownFormats = [...scan.formats].filter((format) => !formats.has(format)).sort();
   const info = isObject(document.info) ? document.info : {};
@@ -51,7 +53,7 @@ export async function loadSpec(source: string, options: LoadSpecOptions = {}): P
     dialect,
     title: typeof info.title === "string" ? info.title : "",
     version: typeof info.version === "string" ? info.version : "",
-    servers: serversOf(document, dialect),
+    servers,
     document,
     operations: index,
     validators: createValidatorCache(document, {
@@ -121,29 +123,6 @@ function isLoopbackUrl(source: string): boolean {
   } catch {
     return false;
   }
-}
-
-function serversOf(document: Document, dialect: SpecDialect): ApiSpec["servers"] {
-  if (dialect === "swagger-2.0") {
-    if (typeof document.host !== "string" && typeof document.basePath !== "string") return [];
-    const scheme =
-      Array.isArray(document.schemes) && typeof document.schemes[0] === "string"
-        ? document.schemes[0]
-        : "https";
-    const basePath = typeof document.basePath === "string" ? document.basePath : "";
-    const url = typeof document.host === "string" ? `${scheme}://${document.host}${basePath}` : basePath;
-    return [{ url, variables: {} }];
-  }
-  if (!Array.isArray(document.servers)) return [];
-  return document.servers.filter(isObject).map((server) => {
-    const variables: Record<string, string> = {};
-    if (isObject(server.variables)) {
-      for (const [name, variable] of Object.entries(server.variables)) {
-        if (isObject(variable) && variable.default !== undefined) variables[name] = String(variable.default);
-      }
-    }
-    return { url: typeof server.url === "string" ? server.url : "/", variables };
-  });
 }
 
 function messageOf(error: unknown): string {

@@ -9,6 +9,7 @@ import { normalizedCopy } from "./normalize-schema.ts";
 import { mergedParameters, type RawParameter } from "./parameters.ts";
 import { createPathMatcher, type Route } from "./path-matcher.ts";
 import { deref, isObject, valueAt } from "./pointer.ts";
+import { operationPlace } from "./servers.ts";
 import type {
   JsonSchema,
   OperationIndex,
@@ -16,9 +17,10 @@ import type {
   ParameterInfo,
   ResponseInfo,
   SecurityInfo,
+  ServerInfo,
   SpecDialect,
 } from "./types.ts";
-import { listOperations, type RawOperation } from "./walk-operations.ts";
+import { listOperations } from "./walk-operations.ts";
 
 export interface IndexedOperations {
   readonly index: OperationIndex;
@@ -26,7 +28,11 @@ export interface IndexedOperations {
   readonly bodies: ReadonlyMap<string, BodySchemas>;
 }
 
-export function indexOperations(document: unknown, dialect: SpecDialect): IndexedOperations {
+export function indexOperations(
+  document: unknown,
+  dialect: SpecDialect,
+  apiServers: readonly ServerInfo[],
+): IndexedOperations {
   const operations: OperationInfo[] = [];
   const byId = new Map<string, OperationInfo>();
   const bodies = new Map<string, BodySchemas>();
@@ -35,10 +41,12 @@ export function indexOperations(document: unknown, dialect: SpecDialect): Indexe
   for (const raw of listOperations(document)) {
     const parameters = mergedParameters(document, raw);
     const body = bodySchemas(document, dialect, raw, parameters);
+    const place = operationPlace(raw.operation, raw.pathItem, apiServers);
+    const pathTemplate = place.kind === "api" ? `${place.pathPrefix}${raw.pathTemplate}` : raw.pathTemplate;
     const operationId =
       typeof raw.operation.operationId === "string" && raw.operation.operationId !== ""
         ? raw.operation.operationId
-        : `${raw.method} ${raw.pathTemplate}`;
+        : `${raw.method} ${pathTemplate}`;
     const publicParameters = parameters
       .filter((parameter) => ["path", "query", "header", "cookie"].includes(parameter.in))
       .map((parameter) => parameterInfo(document, dialect, parameter));
@@ -46,8 +54,8 @@ export function indexOperations(document: unknown, dialect: SpecDialect): Indexe
     const info: OperationInfo = {
       operationId,
       method: raw.method,
-      pathTemplate: raw.pathTemplate,
-      serverUrl: serverOverride(raw),
+      pathTemplate,
+      serverUrl: place.kind === "other" ? place.serverUrl : undefined,
       tags: stringList(raw.operation.tags),
       summary: typeof raw.operation.summary === "string" ? raw.operation.summary : "",
       deprecated: raw.operation.deprecated === true,
@@ -73,7 +81,7 @@ export function indexOperations(document: unknown, dialect: SpecDialect): Indexe
     );
     routes.push({
       method: raw.method,
-      template: raw.pathTemplate,
+      template: pathTemplate,
       value: info,
       convert: (name, value) => typedPathValue(pathTypes.get(name)?.schema, value),
     });
@@ -194,16 +202,6 @@ function successListShape(document: unknown, dialect: SpecDialect, body: BodySch
   const mediaType = mediaTypeFor(success.media, undefined);
   const pointer = mediaType === undefined ? undefined : success.media.get(mediaType);
   return listShape(document, dialect, pointer === undefined ? undefined : valueAt(document, pointer));
-}
-
-/** An operation's or path item's own `servers` (the operation's win), e.g. `{auth_url}` for the OAuth server. */
-function serverOverride(raw: RawOperation): string | undefined {
-  for (const servers of [raw.operation.servers, raw.pathItem.servers]) {
-    if (Array.isArray(servers) && isObject(servers[0]) && typeof servers[0].url === "string") {
-      return servers[0].url;
-    }
-  }
-  return undefined;
 }
 
 /**

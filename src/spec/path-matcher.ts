@@ -4,7 +4,9 @@
  * Rules: a trailing slash is tolerated on either side; the query string is ignored; parameters are
  * percent-decoded (a `%2F` stays inside its segment); at the first segment where two templates differ, a
  * literal segment beats a partly templated one (`{id}.json`), which beats a bare parameter; a parameter value
- * that its route's `convert` refuses (an integer parameter given `abc`) does not match.
+ * that its route's `convert` refuses (an integer parameter given `abc`) does not match. The path is chosen
+ * before the method: `PUT /ips/assign` is not `PUT /ips/{address}` when `/ips/assign` is a path of its own
+ * (with only POST), it is a method that path lacks (no match).
  * @module
  * @internal
  */
@@ -37,23 +39,23 @@ type Segment =
 
 interface CompiledRoute<T> {
   readonly route: Route<T>;
+  /** Lower case. */
+  readonly method: string;
   readonly segments: readonly Segment[];
   /** Per segment: 2 literal, 1 partly templated, 0 a bare parameter. */
   readonly rank: readonly number[];
 }
 
 export function createPathMatcher<T>(routes: Iterable<Route<T>>): PathMatcher<T> {
-  // method → segment count → routes
-  const table = new Map<string, Map<number, CompiledRoute<T>[]>>();
+  // segment count → routes of every method: the path is chosen first, then the method
+  const table = new Map<number, CompiledRoute<T>[]>();
   for (const route of routes) {
     const segments = splitPath(route.template).map(compileSegment);
-    const method = route.method.toLowerCase();
-    const byLength = table.get(method) ?? new Map<number, CompiledRoute<T>[]>();
-    table.set(method, byLength);
-    const bucket = byLength.get(segments.length) ?? [];
-    byLength.set(segments.length, bucket);
+    const bucket = table.get(segments.length) ?? [];
+    table.set(segments.length, bucket);
     bucket.push({
       route,
+      method: route.method.toLowerCase(),
       segments,
       rank: segments.map((segment) => (segment.kind === "literal" ? 2 : segment.bare ? 0 : 1)),
     });
@@ -61,14 +63,18 @@ export function createPathMatcher<T>(routes: Iterable<Route<T>>): PathMatcher<T>
 
   return {
     match(method, path) {
-      const raw = splitPath(path.replace(/[?#].*$/s, ""));
-      const segments = raw.map(decode);
-      const candidates = table.get(method.toLowerCase())?.get(segments.length) ?? [];
+      const segments = splitPath(path.replace(/[?#].*$/s, "")).map(decode);
+      const wanted = method.toLowerCase();
+      let bestRank: readonly number[] | undefined;
       let best: { compiled: CompiledRoute<T>; params: Record<string, string | number> } | undefined;
-      for (const compiled of candidates) {
-        if (best && compareRank(compiled.rank, best.compiled.rank) <= 0) continue;
+      for (const compiled of table.get(segments.length) ?? []) {
+        const order = bestRank === undefined ? 1 : compareRank(compiled.rank, bestRank);
+        // A less specific path, or an equally specific one when the method is already found, cannot win.
+        if (order < 0 || (order === 0 && (compiled.method !== wanted || best !== undefined))) continue;
         const params = matchSegments(compiled, segments);
-        if (params) best = { compiled, params };
+        if (!params) continue;
+        bestRank = compiled.rank;
+        best = compiled.method === wanted ? { compiled, params } : undefined;
       }
       return best && { value: best.compiled.route.value, params: best.params };
     },

@@ -53,6 +53,15 @@ export function summarizeSpec(spec: ApiSpec): string {
     `Deprecated operations (${deprecated.length})${deprecated.length > 0 ? ": " : ""}${deprecated.map(label).join(", ")}`,
   );
 
+  const elsewhere = operations.filter((operation) => operation.serverUrl !== undefined);
+  if (elsewhere.length > 0) {
+    const apiServers = spec.servers.map((server) => server.url).join(", ") || "(none declared)";
+    lines.push(
+      `On another server than the API's (${elsewhere.length}): their own server is neither one of the API's (${apiServers}) nor under one, so runs send them to --auth-url, not --base-url`,
+    );
+    for (const operation of elsewhere) lines.push(`  ${label(operation)} on ${operation.serverUrl}`);
+  }
+
   const unknownFormats = spec.validators.unknownFormats();
   if (unknownFormats.length > 0) {
     lines.push(

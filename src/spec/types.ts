@@ -78,7 +78,11 @@ export interface OperationInfo {
   readonly method: HttpMethod;
   /** Path template as written, e.g. `/nodebalancers/{nodeBalancerId}/configs`. */
   readonly pathTemplate: string;
-  /** A server URL template that overrides the document's (e.g. `{auth_url}` for the OAuth server), if any. */
+  /**
+   * Set when the operation is on another server than the API's (e.g. `{auth_url}` for the OAuth login server):
+   * its own server URL template. Undefined for the API's operations, including those that repeat the API's
+   * server (or one under it) as their own.
+   */
   readonly serverUrl: string | undefined;
   readonly tags: readonly string[];
   readonly summary: string;
@@ -143,6 +147,12 @@ export interface ValidatorCache {
   compiledCount(): number;
 }
 
+/** A server URL template (`{base_url}`) with its variables' defaults. */
+export interface ServerInfo {
+  readonly url: string;
+  readonly variables: Readonly<Record<string, string>>;
+}
+
 export interface ApiSpec {
   /** Where it was loaded from (file path or URL). */
   readonly source: string;
@@ -151,7 +161,7 @@ export interface ApiSpec {
   /** `info.version`, e.g. `4.176.0`. */
   readonly version: string;
   /** Server URL templates with their variables' defaults, as declared at the document level. */
-  readonly servers: readonly { readonly url: string; readonly variables: Readonly<Record<string, string>> }[];
+  readonly servers: readonly ServerInfo[];
   /** The bundled document: internal `$ref`s kept, external ones inlined. */
   readonly document: Readonly<Record<string, unknown>>;
   readonly operations: OperationIndex;

@@ -70,6 +70,7 @@ export function harEntry(exchange: Exchange): Record<string, unknown> {
       exchangeId: exchange.id,
       operationId: exchange.operationId ?? null,
       ...(request.breaks !== undefined ? { breaks: request.breaks } : {}),
+      ...(request.intent !== undefined ? { intent: request.intent } : {}),
       ...(exchange.error ? { error: exchange.error } : {}),
       ...(response?.truncated ? { truncated: true } : {}),
     },

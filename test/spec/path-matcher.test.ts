@@ -73,6 +73,29 @@ describe("createPathMatcher", () => {
     expect(tie.match("get", "/literal/literal")?.value).toBe("literal-first");
   });
 
+  describe("the path is chosen before the method", () => {
+    const ips = createPathMatcher([
+      { method: "post", template: "/networking/ips/assign", value: "assignIPs" },
+      { method: "get", template: "/networking/ips/{address}", value: "getIP" },
+      { method: "put", template: "/networking/ips/{address}", value: "updateIP" },
+      { method: "get", template: "/networking/{area}/{name}", value: "areaItem" },
+    ]);
+
+    it.each([
+      ["POST", "/networking/ips/assign", "assignIPs"],
+      // A literal path of its own that lacks the method is that method missing, not another path's template.
+      ["PUT", "/networking/ips/assign", undefined],
+      ["GET", "/networking/ips/assign", undefined],
+      ["PUT", "/networking/ips/192.0.2.1", "updateIP"],
+      ["GET", "/networking/ips/192.0.2.1", "getIP"],
+      // Less specific than /networking/ips/{address} for GET, and the more specific path has GET.
+      ["GET", "/networking/vlans/x", "areaItem"],
+      ["DELETE", "/networking/ips/192.0.2.1", undefined],
+    ])("%s %s → %s", (method, path, value) => {
+      expect(ips.match(method, path)?.value).toBe(value);
+    });
+  });
+
   it("a parameter its route's converter refuses falls through to the next candidate", () => {
     const typed = createPathMatcher([
       {

@@ -52,3 +52,28 @@ export function firstErrorReason(body: unknown, envelope = describedErrorEnvelop
       : undefined;
   return typeof reason === "string" && reason !== "" ? reason : undefined;
 }
+
+/** The fields the errors of a `{errors: [{field}]}` body (in `envelope`'s names) name, in order. */
+export function errorFieldsOf(body: unknown, envelope = describedErrorEnvelope): string[] {
+  if (typeof body !== "object" || body === null) return [];
+  const errors = (body as Record<string, unknown>)[envelope.list];
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((error: unknown) => {
+    const field =
+      typeof error === "object" && error !== null
+        ? (error as Record<string, unknown>)[envelope.field]
+        : undefined;
+    return typeof field === "string" && field !== "" ? [field] : [];
+  });
+}
+
+/** The rules a generated request breaks, where, in one line (`body /port: violate-bound (above the maximum 65535)`). */
+export function brokenRulesLine(exchange: Exchange): string {
+  const broken = exchange.request.intent?.broken ?? [];
+  return broken
+    .map((rule) => {
+      const where = rule.in === "body" ? `body ${rule.at || "(the whole body)"}` : `${rule.in} ${rule.at}`;
+      return `${where}: ${rule.rule}${rule.detail ? ` (${rule.detail})` : ""}`;
+    })
+    .join("; ");
+}

@@ -51,6 +51,8 @@ export interface BodySchema {
   items?: BodySchema;
   minItems?: number;
   maxItems?: number;
+  /** Fewest properties an object may have (an update that must change something). */
+  minProperties?: number;
   uniqueItems?: boolean;
   /** A value must not match this. */
   not?: BodySchema;
@@ -74,6 +76,7 @@ const numberKeys = [
   "multipleOf",
   "minItems",
   "maxItems",
+  "minProperties",
 ] as const;
 
 /** Resolves the schema found at `pointer` (or given as `schema`) into a {@link BodySchema}. */
@@ -217,7 +220,7 @@ export function merge(a: BodySchema, b: BodySchema): BodySchema {
     merged.const = b.const;
   }
   for (const key of ["format", "pattern"] as const) if (b[key] !== undefined) merged[key] ??= b[key];
-  for (const key of ["minLength", "minimum", "exclusiveMinimum", "minItems"] as const) {
+  for (const key of ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"] as const) {
     if (b[key] !== undefined) merged[key] = a[key] === undefined ? b[key] : Math.max(a[key]!, b[key]!);
   }
   for (const key of ["maxLength", "maximum", "exclusiveMaximum", "maxItems"] as const) {

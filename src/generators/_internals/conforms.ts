@@ -30,6 +30,7 @@ export function conforms(schema: BodySchema, value: unknown): boolean {
     if (schema.items && !value.every((item) => conforms(schema.items!, item))) return false;
   } else if (typeof value === "object" && value !== null) {
     const record = value as Record<string, unknown>;
+    if (schema.minProperties !== undefined && Object.keys(record).length < schema.minProperties) return false;
     for (const name of schema.required ?? []) if (!Object.hasOwn(record, name)) return false;
     for (const [name, needed] of Object.entries(schema.dependentRequired ?? {})) {
       if (Object.hasOwn(record, name) && needed.some((other) => !Object.hasOwn(record, other))) return false;

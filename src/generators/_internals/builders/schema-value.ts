@@ -270,6 +270,11 @@ function objectValue(
           }
         }
       }
+      // An object that must have some properties (`minProperties`) gets optional ones in order until it has.
+      for (const name of names) {
+        if (sent.size >= (schema.minProperties ?? 0)) break;
+        if (!(dependent[name] ?? []).some((other) => !Object.hasOwn(all, other))) sent.add(name);
+      }
       // ... and one whose dependencies cannot be sent (left out by the caller) is not sent either.
       for (let shrank = true; shrank; ) {
         shrank = false;

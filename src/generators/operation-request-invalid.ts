@@ -1,0 +1,142 @@
+/**
+ * `operationRequestInvalid`: whole requests to an operation that break its description in a known way, each with
+ * its provenance (`negative`): which rule, where (`/body/port`, `/query/page_size`, `/path/configId`) and which
+ * field the target's error must name. A request starts valid ({@link operationRequestValue}: the caller's path
+ * values, the rest drawn) and the mutators of `mutations/` break one rule in the body, a query parameter or a path
+ * parameter, or several independent ones at once, across parts.
+ *
+ * A parameter travels as text, so a mutation of one is kept only where its text, read back as a server reads that
+ * parameter (a number, a boolean, the text), still breaks the rule: `12345` for a string is no mutation. A path
+ * parameter is never removed (that is another URL) nor set to null.
+ * @module
+ * @public
+ */
+import fc from "fast-check";
+import type { BrokenRule } from "../core/exchange.ts";
+import { parsePointer } from "../spec/pointer.ts";
+import type { ApiSpec, OperationInfo } from "../spec/types.ts";
+import type { BodySchema } from "./_internals/body-schema.ts";
+import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
+import { conforms } from "./_internals/conforms.ts";
+import { fieldOf } from "./_internals/mutation.ts";
+import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
+import { type CaseMeta, type Generated, type Mutation, mutationsOf, negative } from "./case-meta.ts";
+import { type Candidate, singleRuleMutators } from "./mutations/index.ts";
+import {
+  type OperationRequest,
+  type OperationRequestConstraints,
+  operationRequestValue,
+  toRequest,
+} from "./operation-request.ts";
+
+export type RequestPart = "body" | "query" | "path";
+
+export interface InvalidOperationRequestConstraints extends OperationRequestConstraints {
+  /** The parts rules may be broken in; default all three. */
+  readonly parts?: readonly RequestPart[];
+  /** Rules broken per request: 1 (default), or several independent ones (a range picks a count per request). */
+  readonly rules?: number | { readonly min: number; readonly max: number };
+  /**
+   * Only a body of the wrong JSON type (an array where an object goes): refused before anything is read, so a
+   * request to a write that names no resource is harmless on any target.
+   */
+  readonly wholeBodyOnly?: boolean;
+}
+
+const partOf = (pointer: string): RequestPart | undefined => {
+  const first = parsePointer(pointer)?.[0];
+  return first === "body" || first === "query" || first === "path" ? first : undefined;
+};
+
+/** Whether a candidate breaks a rule where `parts` allow, as the target will receive it. */
+function keeps(parts: readonly RequestPart[], request: BodySchema): (candidate: Candidate) => boolean {
+  const body = request.properties?.body;
+  const bodyRequired = request.required?.includes("body") === true;
+  return ({ site, operator, edit }) => {
+    const part = partOf(site.pointer);
+    if (part === undefined || !parts.includes(part)) return false;
+    // JSON `null` as an optional body may be read as no body at all: the description cannot tell.
+    if (site.pointer === "/body" && operator === "null-where-not-nullable") return bodyRequired;
+    // A required body left out may be read as `{}`: only a break where `{}` is refused too.
+    if (site.pointer === "/body" && edit.kind === "remove") return body !== undefined && !conforms(body, {});
+    if (part === "body") return true;
+    // `/query` or `/path` itself is no parameter.
+    if ((parsePointer(site.pointer)?.length ?? 0) !== 2) return false;
+    if (edit.kind === "remove") return part === "query";
+    if (part === "path" && operator === "null-where-not-nullable") return false;
+    const value = edit.value;
+    const textual = ["string", "number", "boolean"].includes(typeof value);
+    // An empty path segment is another URL (often the list), not a value refused.
+    if (part === "path" && parameterText(value) === "") return false;
+    return textual && !textConforms(site.schema, parameterText(value));
+  };
+}
+
+/** Requests breaking the description of `operation`; an empty arbitrary's filter never passes when none can. */
+export function operationRequestInvalid(
+  spec: ApiSpec,
+  operation: OperationInfo,
+  constraints: InvalidOperationRequestConstraints = {},
+): fc.Arbitrary<Generated<OperationRequest>> {
+  const { schema } = requestSchemaOfOperation(spec, operation);
+  const parts = constraints.parts ?? ["body", "query", "path"];
+  return fc
+    .tuple(
+      operationRequestValue(spec, operation, { ...constraints, minimal: false }),
+      rulesAndPicks(constraints.rules),
+    )
+    .map(([{ value, fixed }, [count, picks]]) => {
+      const kept = keeps(parts, schema);
+      const keep = constraints.wholeBodyOnly
+        ? (candidate: Candidate) =>
+            candidate.site.pointer === "/body" && candidate.operator === "change-type" && kept(candidate)
+        : kept;
+      const candidates = candidatesOf(schema, value, singleRuleMutators, keep);
+      const chosen = chooseCandidates(candidates, count, picks);
+      if (chosen.length === 0) return undefined;
+      const applied = applyCandidates(value, chosen);
+      const mutations = applied.mutations.map((mutation) => inApiStyle(value, mutation));
+      const meta =
+        mutations.length === 1
+          ? negative(`${partOf(mutations[0]!.pointer)}-${mutations[0]!.operator}`, mutations[0]!)
+          : negative("several-rules", mutations);
+      const request = applied.value as Record<string, unknown>;
+      return { value: toRequest(request, schema, fixed), meta };
+    })
+    .filter((generated): generated is Generated<OperationRequest> => generated !== undefined);
+}
+
+/** A pointer into the request (`/body/nodes/0`) as a pointer into its body (`/nodes/0`; `""`: the body). */
+const bodyPointer = (pointer: string) => pointer.slice("/body".length);
+
+/** The field a mutation names as the API's errors do: a body field's path, a parameter's name. */
+function inApiStyle(request: Record<string, unknown>, mutation: Mutation): Mutation {
+  const [part, ...rest] = parsePointer(mutation.pointer) ?? [];
+  const field = part === "body" ? fieldOf(request.body, bodyPointer(mutation.pointer)) : rest[0];
+  const { field: _whole, ...others } = mutation;
+  return field === undefined || field === "" ? others : { ...others, field };
+}
+
+/** The rules a generated request breaks, as its intent records them (`in`, `at`, rule, detail). */
+export function brokenRulesOf(meta: CaseMeta): BrokenRule[] {
+  return mutationsOf(meta).map((mutation) => {
+    const [part, ...rest] = parsePointer(mutation.pointer) ?? [];
+    const at = part === "body" ? bodyPointer(mutation.pointer) : (rest[0] ?? "");
+    return {
+      in: (part as RequestPart) ?? "body",
+      at,
+      rule: mutation.operator,
+      ...(mutation.detail ? { detail: mutation.detail } : {}),
+    };
+  });
+}
+
+/** Whether any rule of `operation` can be broken in `part` (from a sample valid request's candidates). */
+export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: RequestPart): boolean {
+  const { schema } = requestSchemaOfOperation(spec, operation);
+  const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
+  return (
+    sample !== undefined &&
+    candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0
+  );
+}
