@@ -7,8 +7,8 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsPlugin from "ajv-formats";
+import { createRequire } from "node:module";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { ConfigError } from "../core/errors.ts";
 import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
 import type { JsonReport } from "./json.ts";
@@ -26,8 +26,12 @@ function validate(value: unknown): ErrorObject[] {
     const schema = JSON.parse(
       readFileSync(new URL("./report.schema.json", import.meta.url), "utf8"),
     ) as object;
+    // Required here, not imported: the run command's options read reports, and `--help` must not load ajv.
+    const require = createRequire(import.meta.url);
+    const { Ajv2020 } = require("ajv/dist/2020.js") as typeof import("ajv/dist/2020.js");
+    const addFormats = require("ajv-formats") as typeof import("ajv-formats").default;
     const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
-    addFormatsPlugin.default(ajv);
+    addFormats(ajv);
     validator = ajv.compile(schema);
   }
   if (validator(value)) return [];
