@@ -331,7 +331,12 @@ export class HttpClient {
     try {
       let raw: Buffer;
       const declared = headers["content-length"];
-      if (declared !== undefined && Number(declared) > cap) throw tooLarge(headers, cap, Number(declared));
+      if (declared !== undefined && Number(declared) > cap) {
+        // Left unread, the body would hold its socket paused: the agent's close and the requests queued behind it
+        // would never settle (and Node, finding nothing else to do, would end the run without its verdict).
+        body.destroy();
+        throw tooLarge(headers, cap, Number(declared));
+      }
       if (declared !== undefined) {
         // Most answers declare a length within the cap: read whole at once, cheaper than iterating chunks.
         const whole = await body.bytes();
@@ -352,6 +357,8 @@ export class HttpClient {
       const decoded = decodedBody(raw, headers, cap);
       return { text: decoded.toString("utf8"), bytes: raw.byteLength, truncated: false };
     } catch (error) {
+      // Whatever stopped the read (a bound, a decoding error), the connection is freed: never left paused.
+      if (!body.destroyed) body.destroy();
       throw hit ?? error;
     } finally {
       this.#deadlines.end(read);
