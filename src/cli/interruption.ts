@@ -68,10 +68,23 @@ export interface InterruptionOptions {
   readonly exit: (code: number) => void;
 }
 
-/** Handles SIGINT and SIGTERM for one run; answers the function that stops handling them. */
-export function handleInterruptions(options: InterruptionOptions): () => void {
+/**
+ * Handles SIGINT and SIGTERM for one run; answers the function to call once its reports are written, with the
+ * run's exit code (undefined when it ended by an error, which is still to be told). Before any signal, that stops
+ * handling them. After one, every later signal is handled until the process exits (the default action would kill
+ * it by the signal, its exit code lost): the reports are written by then, so it quits at once with the signal's
+ * code. And the interrupted run exits there and then: left to wind down by itself, Node closes its signal watchers
+ * before the process ends, and a signal in that stretch (milliseconds under load) would kill it by the signal.
+ */
+export function handleInterruptions(options: InterruptionOptions): (exitCode?: number) => void {
   const { controller, write } = options;
+  let reportsWritten = false;
   const onSignal = (signal: HandledSignal) => {
+    if (reportsWritten) {
+      write(`\nconform: ${signal} again: the reports are written; quitting at once\n`);
+      options.exit(signalExitCodes[signal]);
+      return;
+    }
     if (!controller.signal.aborted) {
       const doing = options.left
         ? "cleaning up what the run created"
@@ -93,8 +106,11 @@ export function handleInterruptions(options: InterruptionOptions): () => void {
   };
   const handlers = { SIGINT: () => onSignal("SIGINT"), SIGTERM: () => onSignal("SIGTERM") } as const;
   for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
-  return () => {
-    for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
+  return (exitCode) => {
+    reportsWritten = true;
+    if (!controller.signal.aborted)
+      for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
+    else if (exitCode !== undefined) options.exit(exitCode);
   };
 }
 

@@ -129,6 +129,64 @@ describe("a second signal", () => {
     },
   );
 
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)(
+    "%s after the reports are written, following a first signal: still handled, quitting at once (%i)",
+    (signal, exitCode) => {
+      const before = process.listeners(signal);
+      const outputDir = mkdtempSync(join(tmpdir(), "conform-late-"));
+      const reporters = createReporters(["json"], {
+        outputDir,
+        stream: new Capture(),
+        isTTY: false,
+        ci: false,
+      });
+      const controller = new AbortController();
+      let written = "";
+      const exits: number[] = [];
+      const reportsWritten = handleInterruptions({
+        controller,
+        left: undefined,
+        ledger: () => ({ entries: [], unidentified: [] }),
+        reporters,
+        write: (text) => {
+          written += text;
+        },
+        exit: (code) => void exits.push(code),
+      });
+      try {
+        process.emit(signal);
+        // The interrupted run's process ends as soon as its reports are written, with the run's exit code...
+        reportsWritten(exitCode);
+        expect(exits).toEqual([exitCode]);
+        // ...and a signal until then is handled: the default action would kill it by the signal, its code lost.
+        expect(process.listeners(signal).length).toBe(before.length + 1);
+        process.emit(signal);
+        expect(exits).toEqual([exitCode, exitCode]);
+        expect(written).toContain(`conform: ${signal} again: the reports are written; quitting at once`);
+      } finally {
+        for (const listener of process.listeners(signal))
+          if (!before.includes(listener)) process.off(signal, listener);
+      }
+    },
+  );
+
+  it("stops handling signals when the run ended without one", () => {
+    const before = process.listenerCount("SIGTERM");
+    const stop = handleInterruptions({
+      controller: new AbortController(),
+      left: undefined,
+      ledger: () => ({ entries: [], unidentified: [] }),
+      reporters: createReporters([], { outputDir: tmpdir(), stream: new Capture(), isTTY: false, ci: false }),
+      write: () => {},
+      exit: () => {},
+    });
+    stop();
+    expect(process.listenerCount("SIGTERM")).toBe(before);
+  });
+
   it("says nothing is left when the target was the embedded server", () => {
     const empty = { entries: [], unidentified: [] };
     expect(leftBehindLines({ baseUrl: undefined, prefix: "conform-ab12cd" }, empty)).toEqual([
