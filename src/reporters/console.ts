@@ -136,7 +136,10 @@ export function createConsoleReporter(
 
   /** A case waiting on a slow answer shows: on the bar, or in a line per minute where there is no bar. */
   const showWaiting = (): void => {
-    if (progressEnabled) return drawBar(true);
+    if (progressEnabled) {
+      drawBar(true);
+      return;
+    }
     for (const slow of waiting.due(now(), noticeMs))
       print(
         paint(
