@@ -8,13 +8,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { JsonReport } from "../../src/reporters/json.ts";
 import { conformBin } from "../helpers/cli-runs.ts";
+import { onLoopback } from "../helpers/loopback-server.ts";
 
 const list = JSON.stringify({ data: [], page: 1, pages: 1, results: 0 });
 const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
@@ -54,16 +54,7 @@ const server = createServer((request, response) => {
   const [, mode = "", ...rest] = new URL(request.url ?? "/", "http://x").pathname.split("/");
   answer(mode, `/${rest.join("/")}`, request, response);
 });
-let origin = "";
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  for (const timer of timers) clearInterval(timer);
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const originOf = onLoopback(server, { close: () => timers.forEach(clearInterval) });
 
 interface Watched {
   readonly child: ChildProcess;
@@ -122,7 +113,7 @@ describe("conform run against a hostile target, as a process", () => {
       const run = conform([
         "run",
         "--base-url",
-        `${origin}/${mode}/v4`,
+        `${originOf()}/${mode}/v4`,
         "--token",
         "t".repeat(40),
         "--suite",
@@ -164,7 +155,7 @@ describe("conform proxy in front of an endless answer, as a process", () => {
     const proxy = conform([
       "proxy",
       "--target",
-      `${origin}/endless`,
+      `${originOf()}/endless`,
       "--port",
       "0",
       "--reporter",

@@ -3,13 +3,13 @@
  * a failed assertion naming what was wrong, never a TypeError, whatever it nests.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { SecretValues } from "../../src/core/redact.ts";
 import { HttpClient } from "../../src/runner/http-client.ts";
 import { RatePacer } from "../../src/runner/rate-pacer.ts";
 import { expectBody, readBody, shape } from "../../src/toolkit/readers.ts";
 import { fakeCase } from "../helpers/fake-case.ts";
+import { onLoopback } from "../helpers/loopback-server.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 
 const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
@@ -29,15 +29,7 @@ const server = createServer((request, response) => {
   const [type, body] = bodies[request.url ?? ""] ?? ["text/plain", "no such answer"];
   response.writeHead(200, { "content-type": type }).end(body);
 });
-let origin = "";
-beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const originOf = onLoopback(server);
 
 const http = new HttpClient({
   timeoutMs: 5000,
@@ -72,14 +64,14 @@ describe("readBody", () => {
     ["/wrong-item", /^data\[1\]\.id is a number, not a string$/],
     ["/an-array", /^body is an array, not an object$/],
   ])("%s: names what is wrong", async (path, problem) => {
-    const response = await http.send({ method: "GET", url: `${origin}${path}` });
+    const response = await http.send({ method: "GET", url: `${originOf()}${path}` });
     const read = readBody(response, page);
     expect(read.ok).toBe(false);
     expect(read.ok ? "" : read.problem).toMatch(problem);
   });
 
   it("answers the body typed when it fits", async () => {
-    const response = await http.send({ method: "GET", url: `${origin}/page` });
+    const response = await http.send({ method: "GET", url: `${originOf()}/page` });
     const read = readBody(response, page);
     expect(read).toEqual({
       ok: true,
@@ -91,7 +83,7 @@ describe("readBody", () => {
 describe("expectBody", () => {
   it("fails the assertion it names, saying what was wrong, and answers undefined", async () => {
     const fake = fakeCase(await bundledSpec());
-    const response = await http.send({ method: "GET", url: `${origin}/malformed` });
+    const response = await http.send({ method: "GET", url: `${originOf()}/malformed` });
     expect(expectBody(fake.t, "/regions page 1 is a page of the list", response, page)).toBeUndefined();
     expect(fake.expectations).toHaveLength(1);
     expect(fake.expectations[0]).toMatchObject({
@@ -103,7 +95,7 @@ describe("expectBody", () => {
 
   it("asserts nothing when the body fits: the suite asserts what it judges in it", async () => {
     const fake = fakeCase(await bundledSpec());
-    const response = await http.send({ method: "GET", url: `${origin}/page` });
+    const response = await http.send({ method: "GET", url: `${originOf()}/page` });
     expect(expectBody(fake.t, "a page", response, page)?.pages).toBe(1);
     expect(fake.expectations).toEqual([]);
   });
