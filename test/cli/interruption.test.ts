@@ -73,13 +73,14 @@ describe("a double SIGTERM during a writing run against an outside target", () =
     const run = runBackEnds(server);
     await untilInstanceExists(server, run);
     run.child.kill("SIGTERM");
-    // The second signal comes soon after the first, most likely while the case or the cleanup still runs; the
-    // assertions hold either way.
+    // The second signal comes soon after the first, most likely while the case or the cleanup still runs; on a
+    // loaded machine the run may have written its reports by then (it still quits at once, handled) or be gone.
     await new Promise((resolve) => setTimeout(resolve, 30));
     run.child.kill("SIGTERM");
     expect(await run.exited, run.output()).toBe(143);
     const output = run.output();
-    expect(output).toContain("a write in flight may have created something the ledger does not hold yet");
+    if (output.includes("SIGTERM again: quitting before the cleanup ended"))
+      expect(output).toContain("a write in flight may have created something the ledger does not hold yet");
     expect(output).not.toMatch(/⚠ .*; remove what the run left/);
     const report = run.report();
     expect(report).toMatchObject({ status: "interrupted", complete: false, exitCode: 143 });
