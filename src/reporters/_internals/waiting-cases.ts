@@ -19,34 +19,42 @@ export interface Waiting {
 }
 
 export class WaitingCases {
-  readonly #running = new Map<string, Running>();
+  /** By suite, then case: an exchange (every answer of a run) finds its case without building a key. */
+  readonly #bySuite = new Map<string, Map<string, Running>>();
 
   started(suiteId: string, caseId: string, title: string, now: number): void {
-    this.#running.set(`${suiteId}\u0000${caseId}`, {
-      label: `${suiteId} › ${title}`,
-      since: now,
-      noticedAt: now,
-    });
+    let cases = this.#bySuite.get(suiteId);
+    if (!cases) {
+      cases = new Map();
+      this.#bySuite.set(suiteId, cases);
+    }
+    cases.set(caseId, { label: `${suiteId} › ${title}`, since: now, noticedAt: now });
   }
 
   /** An exchange of the case was recorded: it has its answer (or its failure). */
   heard(suiteId: string, caseId: string, now: number): void {
-    const running = this.#running.get(`${suiteId}\u0000${caseId}`);
+    const running = this.#bySuite.get(suiteId)?.get(caseId);
     if (running) running.since = now;
   }
 
   finished(suiteId: string, caseId: string): void {
-    this.#running.delete(`${suiteId}\u0000${caseId}`);
+    const cases = this.#bySuite.get(suiteId);
+    cases?.delete(caseId);
+    if (cases?.size === 0) this.#bySuite.delete(suiteId);
   }
 
   clear(): void {
-    this.#running.clear();
+    this.#bySuite.clear();
+  }
+
+  *#running(): Iterable<Running> {
+    for (const cases of this.#bySuite.values()) yield* cases.values();
   }
 
   /** The case quiet the longest, when one has been for at least `atLeastMs`. */
   longest(now: number, atLeastMs: number): Waiting | undefined {
     let found: Running | undefined;
-    for (const running of this.#running.values()) if (!found || running.since < found.since) found = running;
+    for (const running of this.#running()) if (!found || running.since < found.since) found = running;
     if (!found || now - found.since < atLeastMs) return undefined;
     return { label: found.label, quietMs: now - found.since };
   }
@@ -54,7 +62,7 @@ export class WaitingCases {
   /** The cases quiet for `everyMs` or more and not told of for as long: each is told of once per `everyMs`. */
   due(now: number, everyMs: number): Waiting[] {
     const due: Waiting[] = [];
-    for (const running of this.#running.values()) {
+    for (const running of this.#running()) {
       if (now - running.since < everyMs || now - running.noticedAt < everyMs) continue;
       running.noticedAt = now;
       due.push({ label: running.label, quietMs: now - running.since });
