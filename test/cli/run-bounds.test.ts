@@ -2,7 +2,7 @@
  * `conform run` against hostile targets (a tiny deliberately wrong server): each run ends on its own within its
  * bounds, writes its report (owner-readable only) and exits 1; and the mistakes caught before a run starts.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -183,4 +183,36 @@ describe("conform run with a suite that leaves an error nothing awaits", () => {
     expect(JSON.stringify(report)).toMatch(/SUITE_UNHANDLED_ERROR.*a stray rejection from the suite/);
     expect(leftovers(server)).toEqual(nothingLeft);
   });
+});
+
+describe("conform run with a case that awaits what can never settle", () => {
+  const { startTarget, conform } = useCliRuns();
+
+  it("ends with exit 2, report.json and what it left, not with Node's exit 13 and nothing", async () => {
+    const server = await startTarget();
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-stalled-"));
+    const run = conform([
+      "run",
+      "--base-url",
+      server.baseUrl,
+      "--token",
+      cliToken,
+      "--allow-writes",
+      "--suite-path",
+      join(import.meta.dirname, "../fixtures/suites/stalled.suite.ts"),
+      "--suite",
+      "stalled",
+      "--reporter",
+      "json",
+      "--report-dir",
+      reportDir,
+    ]);
+    // The child's idle connections close after their keep-alive (10 s); then nothing is left to wait on.
+    expect(await run.exited, run.output()).toBe(2);
+    expect(run.output()).toMatch(/the run stalled, .* quitting before the cleanup ended/);
+    expect(run.output()).toMatch(/load balancer \d+ \(DELETE \/nodebalancers\/\d+\)/);
+    const runs = readdirSync(reportDir).filter((name) => !name.startsWith(".") && name !== "latest");
+    const report = JSON.parse(readFileSync(join(reportDir, runs[0] ?? "", "report.json"), "utf8"));
+    expect(report).toMatchObject({ exitCode: 2, complete: false });
+  }, 40_000);
 });
