@@ -156,28 +156,36 @@ describe("conform run fails early", () => {
   });
 });
 
+/** `conform run --allow-writes` of one fixture suite (`test/fixtures/suites/<id>.suite.ts`), report.json only. */
+function runFixtureSuite(
+  conform: ReturnType<typeof useCliRuns>["conform"],
+  baseUrl: string,
+  id: string,
+  reportDir: string,
+) {
+  const suitePath = join(import.meta.dirname, `../fixtures/suites/${id}.suite.ts`);
+  const target = ["--base-url", baseUrl, "--token", cliToken, "--allow-writes"];
+  return conform([
+    "run",
+    ...target,
+    "--suite-path",
+    suitePath,
+    "--suite",
+    id,
+    "--reporter",
+    "json",
+    "--report-dir",
+    reportDir,
+  ]);
+}
+
 describe("conform run with a suite that leaves an error nothing awaits", () => {
   const { startTarget, conform } = useCliRuns();
 
   it("errors that case, still cleans up and writes the report (a child process: Node would end it)", async () => {
     const server = await startTarget();
     const reportDir = mkdtempSync(join(tmpdir(), "conform-stray-"));
-    const run = conform([
-      "run",
-      "--base-url",
-      server.baseUrl,
-      "--token",
-      cliToken,
-      "--allow-writes",
-      "--suite-path",
-      join(import.meta.dirname, "../fixtures/suites/stray-rejection.suite.ts"),
-      "--suite",
-      "stray-rejection",
-      "--reporter",
-      "json",
-      "--report-dir",
-      reportDir,
-    ]);
+    const run = runFixtureSuite(conform, server.baseUrl, "stray-rejection", reportDir);
     expect(await run.exited, run.output()).toBe(1);
     const report = JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8"));
     expect(JSON.stringify(report)).toMatch(/SUITE_UNHANDLED_ERROR.*a stray rejection from the suite/);
@@ -191,22 +199,7 @@ describe("conform run with a case that awaits what can never settle", () => {
   it("ends with exit 2, report.json and what it left, not with Node's exit 13 and nothing", async () => {
     const server = await startTarget();
     const reportDir = mkdtempSync(join(tmpdir(), "conform-stalled-"));
-    const run = conform([
-      "run",
-      "--base-url",
-      server.baseUrl,
-      "--token",
-      cliToken,
-      "--allow-writes",
-      "--suite-path",
-      join(import.meta.dirname, "../fixtures/suites/stalled.suite.ts"),
-      "--suite",
-      "stalled",
-      "--reporter",
-      "json",
-      "--report-dir",
-      reportDir,
-    ]);
+    const run = runFixtureSuite(conform, server.baseUrl, "stalled", reportDir);
     // The child's idle connections close after their keep-alive (10 s); then nothing is left to wait on.
     expect(await run.exited, run.output()).toBe(2);
     expect(run.output()).toMatch(/the run stalled, .* quitting before the cleanup ended/);
