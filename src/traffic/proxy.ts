@@ -307,7 +307,14 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     scheme = "https";
   } else server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    // A port taken or refused is the user's to change: one line, no stack.
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new ConfigError(
+          `--port ${options.port ?? 0} on ${host}: cannot listen (${error.code ?? error.message})`,
+        ),
+      ),
+    );
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const address = server.address() as AddressInfo;

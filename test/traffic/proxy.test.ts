@@ -365,6 +365,30 @@ describe("streaming both ways within its bounds", () => {
   });
 });
 
+describe("a port it cannot listen on", () => {
+  it("is a usage error in one line naming the port (no stack)", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const stopped = runProxy(config, {
+        runId: "20261124T000000Z-proxy",
+        listeners: [],
+        signal: new AbortController().signal,
+        toolVersion: "test",
+        target: "http://127.0.0.1:1",
+        port,
+      });
+      await expect(stopped).rejects.toMatchObject({
+        code: "CONFIG_INVALID",
+        message: `--port ${port} on 127.0.0.1: cannot listen (EADDRINUSE)`,
+      });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
 describe("while it runs, and how it stops", () => {
   it("emits snapshots of what it judged so far, leaving the session going", async () => {
     const server = await createReferenceServer({ http: true });
