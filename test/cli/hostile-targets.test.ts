@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { request } from "undici";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { JsonReport } from "../../src/reporters/json.ts";
 import { conformBin } from "../helpers/cli-runs.ts";
 import { onLoopback } from "../helpers/loopback-server.ts";
@@ -65,12 +65,20 @@ interface Watched {
 }
 
 /** `conform <args>` in a child under a 3 GB address-space limit, its peak memory watched. */
+/** Every child started, ended after its test if it is still there (a failed or timed-out test leaves none). */
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+});
+
 function conform(args: readonly string[]): Watched {
   const child = spawn(
     "bash",
     ["-c", 'ulimit -v 3000000 && exec "$0" "$@"', process.execPath, conformBin, ...args],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
+  children.push(child);
   let output = "";
   for (const stream of [child.stdout, child.stderr])
     stream?.setEncoding("utf8").on("data", (chunk: string) => {
