@@ -14,7 +14,7 @@ import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import type { JsonReport } from "../../src/reporters/json.ts";
 import { conformBin } from "../helpers/cli-runs.ts";
-import { onLoopback } from "../helpers/loopback-server.ts";
+import { onLoopback } from "../helpers/loopback.ts";
 
 const list = JSON.stringify({ data: [], page: 1, pages: 1, results: 0 });
 const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;

@@ -4,12 +4,9 @@
  */
 import { createServer } from "node:http";
 import { afterAll, describe, expect, it } from "vitest";
-import { SecretValues } from "../../src/core/redact.ts";
-import { HttpClient } from "../../src/runner/http-client.ts";
-import { RatePacer } from "../../src/runner/rate-pacer.ts";
 import { expectBody, readBody, shape } from "../../src/toolkit/readers.ts";
 import { fakeCase } from "../helpers/fake-case.ts";
-import { onLoopback } from "../helpers/loopback-server.ts";
+import { onLoopback, testClient } from "../helpers/loopback.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 
 const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
@@ -31,19 +28,7 @@ const server = createServer((request, response) => {
 });
 const originOf = onLoopback(server);
 
-const http = new HttpClient({
-  timeoutMs: 5000,
-  ca: undefined,
-  insecure: false,
-  connections: 2,
-  maxResponseBytes: 4 * 1024 * 1024,
-  requestDeadlineMs: 5000,
-  maxRetries: 0,
-  maxWaitMs: 1000,
-  pacer: new RatePacer({ kind: "auto" }, undefined, undefined, 1000),
-  secrets: new SecretValues(),
-  matchOperation: () => undefined,
-});
+const http = testClient({ maxResponseBytes: 4 * 1024 * 1024 });
 afterAll(() => http.close());
 
 const page = shape.object({
