@@ -35,6 +35,7 @@ export type { FilterableField, OperationInfo } from "./spec/types.ts";
 export * from "./toolkit/fixtures.ts";
 export * from "./toolkit/operations.ts";
 export * from "./toolkit/property.ts";
+export * from "./toolkit/readers.ts";
 export * from "./toolkit/resources.ts";
 export * from "./toolkit/responses.ts";
 export * from "./toolkit/waits.ts";

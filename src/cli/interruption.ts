@@ -11,7 +11,7 @@
  * @module
  */
 import { RunInterrupted } from "../core/errors.ts";
-import { type HandledSignal, signalExitCodes } from "../core/exit-codes.ts";
+import { ExitCode, type HandledSignal, signalExitCodes } from "../core/exit-codes.ts";
 import type { ReporterGroup } from "../reporters/index.ts";
 import { type LeftOnLedger, unidentifiedFailure } from "../runner/ledger.ts";
 
@@ -68,10 +68,36 @@ export interface InterruptionOptions {
   readonly exit: (code: number) => void;
 }
 
-/** Handles SIGINT and SIGTERM for one run; answers the function that stops handling them. */
-export function handleInterruptions(options: InterruptionOptions): () => void {
+/**
+ * Handles SIGINT and SIGTERM for one run; answers the function to call once its reports are written, with the
+ * run's exit code (undefined when it ended by an error, which is still to be told). Before any signal, that stops
+ * handling them. After one, every later signal is handled until the process exits (the default action would kill
+ * it by the signal, its exit code lost): the reports are written by then, so it quits at once with the signal's
+ * code. And the interrupted run exits there and then: left to wind down by itself, Node closes its signal watchers
+ * before the process ends, and a signal in that stretch (milliseconds under load) would kill it by the signal.
+ * A run left with nothing to wait on (Node's `beforeExit` while it is pending: a case awaiting what can never
+ * settle) would end the process with no verdict (exit 13): it quits as a second signal does, exit 2.
+ */
+export function handleInterruptions(options: InterruptionOptions): (exitCode?: number) => void {
   const { controller, write } = options;
+  let reportsWritten = false;
+  /** Quits now, before the run ended: what the ledger holds, report.json written synchronously, the exit. */
+  const quitAtOnce = (headline: string, exitCode: number) => {
+    if (options.left) {
+      const ledger = options.ledger();
+      const lines = leftBehindLines(options.left, ledger);
+      write(`\nconform: ${headline} before the cleanup ended\n${lines.join("\n")}\n`);
+      void options.reporters.emit({ type: "warning", message: leftBehindSummary(options.left, ledger) });
+    } else write(`\nconform: ${headline} at once\n`);
+    for (const path of options.reporters.abandon(exitCode)) write(`report written: ${path}\n`);
+    options.exit(exitCode);
+  };
   const onSignal = (signal: HandledSignal) => {
+    if (reportsWritten) {
+      write(`\nconform: ${signal} again: the reports are written; quitting at once\n`);
+      options.exit(signalExitCodes[signal]);
+      return;
+    }
     if (!controller.signal.aborted) {
       const doing = options.left
         ? "cleaning up what the run created"
@@ -82,19 +108,22 @@ export function handleInterruptions(options: InterruptionOptions): () => void {
       controller.abort(new RunInterrupted(signal));
       return;
     }
-    if (options.left) {
-      const ledger = options.ledger();
-      const lines = leftBehindLines(options.left, ledger);
-      write(`\nconform: ${signal} again: quitting before the cleanup ended\n${lines.join("\n")}\n`);
-      void options.reporters.emit({ type: "warning", message: leftBehindSummary(options.left, ledger) });
-    } else write(`\nconform: ${signal} again: quitting at once\n`);
-    for (const path of options.reporters.abandon(signalExitCodes[signal])) write(`report written: ${path}\n`);
-    options.exit(signalExitCodes[signal]);
+    quitAtOnce(`${signal} again: quitting`, signalExitCodes[signal]);
   };
+  const onStalled = () =>
+    quitAtOnce(
+      "the run stalled, waiting on something that can never happen (a defect: please report it); quitting",
+      ExitCode.toolkitError,
+    );
   const handlers = { SIGINT: () => onSignal("SIGINT"), SIGTERM: () => onSignal("SIGTERM") } as const;
   for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
-  return () => {
-    for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
+  process.on("beforeExit", onStalled);
+  return (exitCode) => {
+    reportsWritten = true;
+    process.off("beforeExit", onStalled);
+    if (!controller.signal.aborted)
+      for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
+    else if (exitCode !== undefined) options.exit(exitCode);
   };
 }
 

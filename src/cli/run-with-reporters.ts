@@ -60,7 +60,7 @@ export async function runWithReporters(
   const har = config.harPath === undefined ? undefined : new HarWriter(config.harPath, toolVersion);
   const controller = new AbortController();
   const ledger = new CleanupLedger();
-  const stopHandling = handleInterruptions({
+  const reportsWritten = handleInterruptions({
     controller,
     left: traffic
       ? undefined
@@ -75,6 +75,7 @@ export async function runWithReporters(
     write: (text) => process.stderr.write(text),
     exit: (code) => process.exit(code),
   });
+  let exitCode: number | undefined;
   try {
     const finished = await start({
       runId,
@@ -98,9 +99,11 @@ export async function runWithReporters(
     });
     if (finished instanceof RunInterrupted || finished instanceof RunTimedOut) {
       process.stderr.write(`conform: ${finished.message} before the suites started\n`);
-      return finished instanceof RunInterrupted ? finished.exitCode : ExitCode.toolkitError;
+      exitCode = finished instanceof RunInterrupted ? finished.exitCode : ExitCode.toolkitError;
+      return exitCode;
     }
-    return finished.exitCode;
+    exitCode = finished.exitCode;
+    return exitCode;
   } finally {
     try {
       await har?.close();
@@ -109,8 +112,9 @@ export async function runWithReporters(
       const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
       if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
     } finally {
-      // Only now: a second signal while the reports are written still quits at once with what it can write.
-      stopHandling();
+      // Only now: a second signal while the reports are written still quits at once with what it can write (and
+      // an interrupted run ends its process here, a later signal handled until then).
+      reportsWritten(exitCode);
     }
   }
 }

@@ -26,6 +26,7 @@ import {
 } from "./_internals/failure-text.ts";
 import { RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { terminalSafe } from "./_internals/text.ts";
+import { WaitingCases } from "./_internals/waiting-cases.ts";
 import type { ConsoleReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 type Style = Parameters<typeof styleText>[0];
@@ -63,7 +64,14 @@ export interface ConsoleReporterInternals extends ConsoleReporterOptions {
   readonly progressDelayMs?: number;
   /** Clock, for tests. */
   readonly now?: () => number;
+  /** How often the console looks for a case waiting on an answer, in ms (default 1000). */
+  readonly waitTickMs?: number;
+  /** Without a progress bar, a line per case per this long without an answer, in ms (default 60000). */
+  readonly waitNoticeMs?: number;
 }
+
+/** On the progress bar, a case is shown waiting once it has had no answer for this long. */
+const barWaitMs = 3000;
 
 export function createConsoleReporter(
   options: ReporterOptions,
@@ -78,7 +86,10 @@ export function createConsoleReporter(
   const interval = own.progressIntervalMs ?? 100;
   const delay = own.progressDelayMs ?? 1000;
   const now = own.now ?? Date.now;
+  const noticeMs = own.waitNoticeMs ?? 60_000;
   const record = new RunRecord();
+  const waiting = new WaitingCases();
+  let waitTicker: ReturnType<typeof setInterval> | undefined;
   let plannedCases = 0;
   let doneCases = 0;
   let failedCases = 0;
@@ -113,9 +124,35 @@ export function createConsoleReporter(
     const filled = Math.round(ratio * width);
     const bar = `${"█".repeat(filled)}${"░".repeat(width - filled)}`;
     const failed = failedCases > 0 ? paint("red", ` · ${failedCases} failed`) : "";
-    const where = currentSuite ? paint("gray", ` · ${terminalSafe(currentSuite, true)}`) : "";
+    const slow = waiting.longest(time, barWaitMs);
+    const where = slow
+      ? paint("yellow", ` · ${terminalSafe(slow.label, true)}: no answer for ${formatDuration(slow.quietMs)}`)
+      : currentSuite
+        ? paint("gray", ` · ${terminalSafe(currentSuite, true)}`)
+        : "";
     stream.write(`\r\u001b[2K${paint("cyan", bar)} ${doneCases}/${plannedCases} cases${failed}${where}`);
     barShown = true;
+  };
+
+  /** A case waiting on a slow answer shows: on the bar, or in a line per minute where there is no bar. */
+  const showWaiting = (): void => {
+    if (progressEnabled) {
+      drawBar(true);
+      return;
+    }
+    for (const slow of waiting.due(now(), noticeMs))
+      print(
+        paint(
+          "gray",
+          `⏳ still running: ${terminalSafe(slow.label, true)}: no answer for ${formatDuration(slow.quietMs)}`,
+        ),
+      );
+  };
+
+  const stopWaiting = (): void => {
+    clearInterval(waitTicker);
+    waitTicker = undefined;
+    waiting.clear();
   };
 
   const countsText = (counts: {
@@ -334,6 +371,9 @@ export function createConsoleReporter(
       record.hooks["run-started"](event);
       startedAt = now();
       plannedCases = event.suites.reduce((sum, suite) => sum + suite.cases, 0);
+      waitTicker ??= setInterval(showWaiting, own.waitTickMs ?? 1000);
+      // The run's own work keeps the process alive; this only watches it.
+      waitTicker.unref?.();
       const target = `${terminalSafe(event.target.baseUrl, true)}${event.target.embedded ? " (embedded reference)" : ""}`;
       print(
         `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)}${seedText(event.seed, event.labelPrefix)} · ${counted(event.suites.length, "suite")}, ${counted(plannedCases, "case")} · run ${terminalSafe(event.runId, true)}${labelsText(event.labelPrefix)}`)}`,
@@ -343,8 +383,17 @@ export function createConsoleReporter(
       record.hooks["suite-started"](event);
       currentSuite = event.suiteId;
     },
+    "case-started": (event) => {
+      record.hooks["case-started"](event);
+      waiting.started(event.suiteId, event.caseId, event.title, now());
+    },
+    exchange: (event) => {
+      record.hooks.exchange(event);
+      waiting.heard(event.suiteId, event.caseId, now());
+    },
     "case-finished": (event) => {
       record.hooks["case-finished"](event);
+      waiting.finished(event.suiteId, event.caseId);
       doneCases += 1;
       if (event.status === "failed" || event.status === "errored") failedCases += 1;
       drawBar();
@@ -377,9 +426,11 @@ export function createConsoleReporter(
     },
     "run-finished": (event) => {
       record.hooks["run-finished"](event);
+      stopWaiting();
       summarise();
     },
     async close() {
+      stopWaiting();
       summarise();
     },
   };

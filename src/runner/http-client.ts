@@ -11,7 +11,7 @@ import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici"
 import { BoundedMemo } from "../core/bounded-memo.ts";
 import { WaitTooLongError } from "../core/errors.ts";
 import type { Exchange, RecordedRequest, RecordedResponse, RequestIntent } from "../core/exchange.ts";
-import { isRedactedHeader, type SecretValues } from "../core/redact.ts";
+import { isRedactedHeader, maxRecordedDepth, type SecretValues } from "../core/redact.ts";
 import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { abortRelayOf } from "./abort-relay.ts";
 import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
@@ -69,6 +69,11 @@ export interface LiveResponse {
    * create made is identified from it even when the target mislabels its answer. Judging uses `json`.
    */
   readonly parsed: unknown;
+  /**
+   * Why `json` is undefined though the answer is labelled JSON and has a complete body: it does not parse (the
+   * parser's words), or it nests deeper than `maxRecordedDepth` (no walk of it could be bounded). Else undefined.
+   */
+  readonly unreadable?: string | undefined;
   readonly exchange: Exchange;
 }
 
@@ -261,10 +266,20 @@ export class HttpClient {
       const { text, bytes, truncated } = await this.readBody(answer.body, headers);
       // Parsed whatever the label: a mislabelled answer still teaches its secrets and names what it created.
       const labelled = isJson(headers["content-type"]);
-      const parsed =
-        truncated || text === "" ? undefined : labelled ? parsedOrUndefined(text) : parsedIfJson(text);
-      const json = labelled ? parsed : undefined;
+      let parsed: unknown =
+        truncated || text === "" ? undefined : labelled ? parsedOrWhyNot(text) : parsedIfJson(text);
+      let unreadable: string | undefined;
+      if (parsed instanceof NotJson) {
+        unreadable = parsed.message;
+        parsed = undefined;
+      }
       const recorded = recordBody(text, parsed, this.#options.secrets);
+      if (parsed !== undefined && recorded.json === undefined) {
+        // Recorded as text, too deep: a suite walking it (or quoting it in an assertion) would overflow the stack.
+        parsed = undefined;
+        if (labelled) unreadable = `nests deeper than ${maxRecordedDepth} levels`;
+      }
+      const json = labelled ? parsed : undefined;
       const response: RecordedResponse = {
         status: answer.statusCode,
         headers: recordedHeaders,
@@ -283,7 +298,7 @@ export class HttpClient {
         retries,
       };
       observe(exchange);
-      return { status: answer.statusCode, headers, text, json, parsed, exchange };
+      return { status: answer.statusCode, headers, text, json, parsed, unreadable, exchange };
     } catch (error) {
       const code =
         error instanceof undiciErrors.UndiciError
@@ -331,7 +346,12 @@ export class HttpClient {
     try {
       let raw: Buffer;
       const declared = headers["content-length"];
-      if (declared !== undefined && Number(declared) > cap) throw tooLarge(headers, cap, Number(declared));
+      if (declared !== undefined && Number(declared) > cap) {
+        // Left unread, the body would hold its socket paused: the agent's close and the requests queued behind it
+        // would never settle (and Node, finding nothing else to do, would end the run without its verdict).
+        body.destroy();
+        throw tooLarge(headers, cap, Number(declared));
+      }
       if (declared !== undefined) {
         // Most answers declare a length within the cap: read whole at once, cheaper than iterating chunks.
         const whole = await body.bytes();
@@ -352,6 +372,8 @@ export class HttpClient {
       const decoded = decodedBody(raw, headers, cap);
       return { text: decoded.toString("utf8"), bytes: raw.byteLength, truncated: false };
     } catch (error) {
+      // Whatever stopped the read (a bound, a decoding error), the connection is freed: never left paused.
+      if (!body.destroyed) body.destroy();
       throw hit ?? error;
     } finally {
       this.#deadlines.end(read);
@@ -519,6 +541,23 @@ function callerOf(outgoing: OutgoingRequest): string {
 function parsedIfJson(text: string): unknown {
   const first = /\S/.exec(text.length > 64 ? text.slice(0, 64) : text)?.[0];
   return first === "{" || first === "[" ? parsedOrUndefined(text) : undefined;
+}
+
+/** Why a body labelled JSON is not JSON (the parser's words, cut short). */
+class NotJson {
+  readonly message: string;
+  constructor(error: unknown) {
+    this.message = `is not JSON (${String((error as Error)?.message).slice(0, 160)})`;
+  }
+}
+
+/** The JSON value of a text labelled JSON, or why it is none. */
+function parsedOrWhyNot(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return new NotJson(error);
+  }
 }
 
 /** The JSON value of a text, or undefined when it is not JSON. */

@@ -7,6 +7,7 @@
 import type { CaseContext } from "../runner/suite-api.ts";
 import { apiFacts, conventionsOf } from "../spec/conventions.ts";
 import { call } from "./operations.ts";
+import { expectBody, shape } from "./readers.ts";
 import { expectStatus } from "./responses.ts";
 
 interface Region {
@@ -33,6 +34,9 @@ function configured(t: CaseContext, key: "region" | "type" | "image"): string | 
   return undefined;
 }
 
+/** What a catalogue page must be for fixtures to be chosen from it. */
+const cataloguePage = shape.object({ data: shape.array(shape.record) });
+
 /**
  * Every item of a catalogue list (one page of the largest size). A list that cannot be read fails the case's
  * assertion `<operationId> answers 200` and skips the rest of it, saying so: choosing from a catalogue that was
@@ -49,9 +53,10 @@ async function catalogue<T>(t: CaseContext, operationId: string): Promise<readon
   const message = `${operationId} answered ${page.status}: the catalogue to choose fixtures from cannot be read`;
   if (!expectStatus(t, `${operationId} answers 200`, page, 200, message))
     return t.skip(`${operationId} answered ${page.status}: nothing to choose a fixture from`);
-  return ((page.json as { data?: T[] } | undefined)?.data ?? []).filter(
-    (item) => typeof (item as { id?: unknown }).id === "string",
-  );
+  const body = expectBody(t, `${operationId} is a page of the catalogue`, page, cataloguePage);
+  if (!body)
+    return t.skip(`${operationId}'s answer is not a page of the catalogue: nothing to choose a fixture from`);
+  return body.data.filter((item) => typeof item.id === "string") as readonly T[];
 }
 
 /** The first listed region not in outage offering every capability asked for (other than `except`). */

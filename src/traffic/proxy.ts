@@ -3,7 +3,11 @@
  * path and query, headers but the hop-by-hop ones, the body byte for byte; redirects, HEAD and CORS preflights
  * passed through, the answer's status, headers and bytes handed back as they came), and judges each exchange as
  * it completes with the per-exchange checks and the observed judgements (`session.ts`), the token told apart by a
- * digest of it and redacted like a run's. Plain HTTP, or HTTPS with a certificate of its own (`httpsCertFile`);
+ * digest of it and redacted like a run's. Both ways are streamed, so neither an endless answer nor a big upload grows
+ * it: what is judged is each body's first `maxResponseBytes` (`maxRequestBytes` for a request), marked cut beyond
+ * (the client and the target still get every byte); an answer not over `requestDeadlineMs` after its headers is
+ * cut for both (a `REQUEST_DEADLINE` transport failure), and a target slower than `timeoutMs` to answer fails the
+ * same way a run's request does. Stopping abandons the exchanges in flight at once (unjudged). Plain HTTP, or HTTPS with a certificate of its own (`httpsCertFile`);
  * an HTTPS target is trusted through `--ca` (or `--insecure`). It ends when its signal aborts (SIGINT, SIGTERM) or
  * at its time limit (`--max-time`): the session's verdict is what it judged. Every `reportEveryMs` the session emits
  * a `run-snapshot` of what it judged so far, from which the reporters write their reports while it runs.
@@ -13,7 +17,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { Agent, request } from "undici";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { Agent, type Dispatcher, request } from "undici";
 import { ConfigError, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import type { RunConfig } from "../runner/config.ts";
@@ -21,7 +27,7 @@ import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
 import { proxyCertificate } from "./proxy-certificate.ts";
-import { callerOf, ExchangeRecorder } from "./record.ts";
+import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
 /** The suite id of a proxy's traffic. */
@@ -57,6 +63,8 @@ export interface ProxyOptions extends RunOptions {
   readonly reportEveryMs?: number;
   /** Told each exchange as it is judged (a count for a progress line). */
   readonly onExchange?: (judged: number) => void;
+  /** The most of a request body kept for judging (every byte is forwarded); default the answer's cap. */
+  readonly maxRequestBytes?: number;
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -80,19 +88,105 @@ function flat(headers: Record<string, string | string[] | undefined>): Record<st
   return out;
 }
 
-/**
- * What is judged of an answer: the whole body, or past `maxBytes` (`--max-response-bytes`) only its first part,
- * marked cut (the client still gets every byte; the checks skip what a cut body cannot show).
- */
-function recordedAnswer(status: number, headers: Record<string, string>, body: Buffer, maxBytes: number) {
-  if (body.length <= maxBytes) return { status, headers, body: body.toString("utf8") };
-  return { status, headers, body: body.subarray(0, maxBytes).toString("utf8"), bytes: body.length };
+/** The first `cap` bytes of a body as it streams by, and how many went by: what is judged of it. */
+class KeptBytes {
+  readonly #cap: number;
+  readonly #chunks: Buffer[] = [];
+  #kept = 0;
+  total = 0;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
+
+  add(chunk: Buffer): void {
+    this.total += chunk.length;
+    if (this.#kept >= this.#cap) return;
+    const part = chunk.length <= this.#cap - this.#kept ? chunk : chunk.subarray(0, this.#cap - this.#kept);
+    this.#chunks.push(part);
+    this.#kept += part.length;
+  }
+
+  get cut(): boolean {
+    return this.total > this.#kept;
+  }
+
+  text(): string {
+    return Buffer.concat(this.#chunks).toString("utf8");
+  }
 }
 
-async function readAll(incoming: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/** A request's body, forwarded as it comes while its first part is kept; undefined when it has none. */
+function forwardedBody(incoming: IncomingMessage, kept: KeptBytes): Readable | undefined {
+  const length = incoming.headers["content-length"];
+  if ((length === undefined || length === "0") && incoming.headers["transfer-encoding"] === undefined)
+    return undefined;
+  return Readable.from(
+    (async function* () {
+      for await (const chunk of incoming) {
+        kept.add(chunk as Buffer);
+        yield chunk as Buffer;
+      }
+    })(),
+    { objectMode: false },
+  );
+}
+
+/** A bound of the proxy ended an exchange: its code and words, as a run's client says them. */
+class ProxyBoundHit extends Error {
+  readonly code = "REQUEST_DEADLINE";
+}
+
+/**
+ * Hands the answer to the client as it comes (its status, headers and bytes), keeping its first part to judge.
+ * Ended by the deadline after its headers (ProxyBoundHit, the client's answer cut too); a client that goes away
+ * stops the read (what came is judged, marked cut).
+ */
+async function relayAnswer(
+  answer: Dispatcher.ResponseData,
+  outgoing: ServerResponse,
+  config: Pick<RunConfig, "maxResponseBytes" | "requestDeadlineMs">,
+) {
+  const responseHeaders: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(answer.headers)) {
+    // The length is the target's: the bytes are handed back as they came (and a HEAD answer keeps it).
+    if (value !== undefined && (name === "content-length" || !hopByHop.has(name)))
+      responseHeaders[name] = value;
+  }
+  outgoing.writeHead(answer.statusCode, responseHeaders);
+  const kept = new KeptBytes(config.maxResponseBytes);
+  let late: ProxyBoundHit | undefined;
+  const deadline = setTimeout(() => {
+    late = new ProxyBoundHit(
+      `the answer did not end within ${config.requestDeadlineMs} ms of its headers (--request-deadline); the proxy cut it`,
+    );
+    answer.body.destroy(late);
+  }, config.requestDeadlineMs);
+  let clientGone = false;
+  try {
+    await pipeline(
+      answer.body,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          kept.add(chunk);
+          yield chunk;
+        }
+      },
+      outgoing,
+    );
+  } catch (error) {
+    if (late) throw late;
+    if (!outgoing.destroyed || outgoing.writableFinished) throw error;
+    clientGone = true;
+  } finally {
+    clearTimeout(deadline);
+  }
+  const status = answer.statusCode;
+  const body = kept.text();
+  const flatHeaders = flat(answer.headers);
+  return kept.cut || clientGone
+    ? { status, headers: flatHeaders, body, bytes: kept.total }
+    : { status, headers: flatHeaders, body };
 }
 
 export async function runProxy(config: RunConfig, options: ProxyOptions): Promise<RunFinished> {
@@ -125,78 +219,62 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     [{ id: proxySourceId, title: `traffic through the proxy to ${targetBase}` }],
   );
   const agent = new Agent({
+    connectTimeout: config.timeoutMs,
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
     connect: {
       ...(config.caFile ? { ca: readFileSync(config.caFile, "utf8") } : {}),
       ...(config.insecure ? { rejectUnauthorized: false } : {}),
     },
   });
+  const maxRequestBytes = options.maxRequestBytes ?? config.maxResponseBytes;
   let judged = 0;
+  /** Set once it stops: an exchange it abandons then is its own doing, not the target's, and is not judged. */
+  let stopping = false;
+  const inFlight = new Set<Promise<void>>();
 
   const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const startedAt = Date.now();
     const started = performance.now();
-    const body = await readAll(incoming);
     const method = incoming.method ?? "GET";
     const url = `${targetBase}${incoming.url ?? "/"}`;
     const headers = forwardedHeaders(incoming);
     const requestHeaders = flat(headers);
     // Every credential the client sent, the hop-by-hop Proxy-Authorization too (not forwarded, not recorded).
     recorder.learnHeaders(flat(incoming.headers));
-    const requestBody = body.length > 0 ? body.toString("utf8") : undefined;
+    const sentKept = new KeptBytes(maxRequestBytes);
+    const body = forwardedBody(incoming, sentKept);
+    // A streamed body keeps the length the client declared (undici would otherwise send it chunked).
+    const length = incoming.headers["content-length"];
+    if (body && length !== undefined) headers["content-length"] = length;
     let headersMs = 0;
+    const observed = (rest: Pick<ObservedExchange, "response" | "error">): ObservedExchange => ({
+      method,
+      url,
+      requestHeaders,
+      requestBody: sentKept.total > 0 ? sentKept.text() : undefined,
+      ...rest,
+      startedAt,
+      headersMs,
+      totalMs: performance.now() - started,
+    });
     try {
-      const answer = await request(url, {
-        method: method as "GET",
-        headers,
-        body: body.length > 0 ? body : undefined,
-        dispatcher: agent,
-      });
+      const answer = await request(url, { method: method as "GET", headers, body, dispatcher: agent });
       headersMs = performance.now() - started;
-      const responseBody = Buffer.from(await answer.body.arrayBuffer());
-      const responseHeaders: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        // The length is the target's: the bytes are handed back as they came (and a HEAD answer keeps it).
-        if (value !== undefined && (name === "content-length" || !hopByHop.has(name)))
-          responseHeaders[name] = value;
-      }
-      outgoing.writeHead(answer.statusCode, responseHeaders);
-      outgoing.end(method.toUpperCase() === "HEAD" ? undefined : responseBody);
-      session.add(
-        proxySourceId,
-        recorder.record({
-          method,
-          url,
-          requestHeaders,
-          requestBody,
-          response: recordedAnswer(
-            answer.statusCode,
-            flat(answer.headers),
-            responseBody,
-            config.maxResponseBytes,
-          ),
-          startedAt,
-          headersMs,
-          totalMs: performance.now() - started,
-        }),
-        callerOf(requestHeaders),
-      );
+      const response = await relayAnswer(answer, outgoing, config);
+      if (stopping) return;
+      session.add(proxySourceId, recorder.record(observed({ response })), callerOf(requestHeaders));
     } catch (error) {
+      if (stopping) return;
       const code = (error as { code?: string }).code ?? "TRANSPORT";
-      if (!outgoing.headersSent) outgoing.writeHead(502, { "content-type": "text/plain" });
-      outgoing.end(`conform proxy: the target did not answer (${code})\n`);
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(502, { "content-type": "text/plain" });
+        outgoing.end(`conform proxy: the target did not answer (${code})\n`);
+      } else outgoing.destroy();
+      const message = (error as Error).message;
       session.add(
         proxySourceId,
-        recorder.record({
-          method,
-          url,
-          requestHeaders,
-          requestBody,
-          response: undefined,
-          error: { code, message: (error as Error).message },
-          startedAt,
-          headersMs,
-          totalMs: performance.now() - started,
-        }),
+        recorder.record(observed({ response: undefined, error: { code, message } })),
       );
     }
     judged += 1;
@@ -204,11 +282,13 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   };
 
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    handle(incoming, outgoing).catch((error: unknown) => {
+    const handled = handle(incoming, outgoing).catch((error: unknown) => {
       if (!outgoing.headersSent) outgoing.writeHead(502);
       outgoing.end();
       bus.emit({ type: "warning", message: `proxy: ${(error as Error).message}` });
     });
+    inFlight.add(handled);
+    void handled.finally(() => inFlight.delete(handled));
   };
   let scheme = "http";
   let server: ReturnType<typeof createServer>;
@@ -227,7 +307,14 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     scheme = "https";
   } else server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    // A port taken or refused is the user's to change: one line, no stack.
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new ConfigError(
+          `--port ${options.port ?? 0} on ${host}: cannot listen (${error.code ?? error.message})`,
+        ),
+      ),
+    );
     server.listen(options.port ?? 0, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
@@ -267,11 +354,13 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
       type: "warning",
       message: `the proxy reached its time limit of ${reason.limitMs} ms (--max-time): it stops and writes the reports of what it judged`,
     });
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-  await agent.close();
+  // Within its bound: the exchanges in flight are abandoned (a target stalling or streaming without end must not
+  // hold it), then the server closes.
+  stopping = true;
+  server.closeAllConnections();
+  await agent.destroy();
+  await Promise.allSettled([...inFlight]);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
   const finished = session.finish(limited.signal);
   await bus.flush();
   return finished;

@@ -8,16 +8,19 @@ import {
   call,
   conventionsOf,
   defineSuite,
+  expectBody,
   pathOf,
   requireOperation,
+  shape,
 } from "../../src/index.ts";
 
-interface Page {
-  data: { id: string }[];
-  page: number;
-  pages: number;
-  results: number;
-}
+/** A page of the catalogue's lists, as read (what is wrong with an answer fails its read, named). */
+const pageShape = shape.object({
+  data: shape.array(shape.object({ id: shape.string })),
+  page: shape.integer,
+  pages: shape.integer,
+  results: shape.integer,
+});
 
 /** Reads every page of a list at the given page size, asserting the envelope holds together. */
 async function readAllPages(
@@ -32,7 +35,8 @@ async function readAllPages(
     const response = await call(t, operationId, { query: { page, page_size: pageSize }, token: null });
     const answered = `${path} page ${page} answers 200`;
     if (!t.expect(answered, response.status === 200, { expected: 200, actual: response.status })) break;
-    const body = response.json as Page;
+    const body = expectBody(t, `${path} page ${page} is a page of the list`, response, pageShape);
+    if (!body) break;
     pages = body.pages;
     t.expect(`${path} page ${page} says it is page ${page}`, body.page === page, {
       expected: page,
@@ -69,8 +73,8 @@ function singles(listId: string, singleId: string) {
       const path = pathOf(single, item.id);
       const response = await call(t, singleId, { params: [item.id], token: null });
       t.expect(`${path} answers 200`, response.status === 200, { expected: 200, actual: response.status });
-      const body = response.json as { id?: string } | undefined;
-      t.expect(`${path} is that item`, body?.id === item.id, { expected: item.id, actual: body?.id });
+      const body = expectBody(t, `${path} is that item`, response, shape.object({ id: shape.present }));
+      if (body) t.expect(`${path} is that item`, body.id === item.id, { expected: item.id, actual: body.id });
     }
   };
 }

@@ -27,6 +27,7 @@ import {
   createRegistered,
   defineSuite,
   errorReasons,
+  expectBody,
   expectHeader,
   expectStatus,
   isSuccess,
@@ -41,6 +42,7 @@ import {
   requireDocumentedHeader,
   requireOperation,
   requireWrites,
+  shape,
   topLevelLists,
   unknownPath,
   utcInstant,
@@ -100,7 +102,9 @@ async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveRes
   const ipv4 = { type: "ipv4", public: false, compute_id: instance };
   const ip = await step("give the instance a private IPv4", "allocateIP", ipv4);
   if (!ip) return undefined;
-  const address = `${(ip.json as { address: string }).address}:${profile.port}`;
+  const given = expectBody(t, "the private IPv4 is described", ip, shape.object({ address: shape.string }));
+  if (!given) return undefined;
+  const address = `${given.address}:${profile.port}`;
   return call(t, alias.operationId, {
     params: [balancer, config],
     json: { label: t.label("alias-node"), address },

@@ -20,6 +20,7 @@ import {
   createRegistered,
   dataPlane,
   defineSuite,
+  expectBody,
   expectCreated,
   expectRefusal,
   expectSame,
@@ -34,6 +35,7 @@ import {
   type PlaneAnswer,
   requestThrough,
   requireOperation,
+  shape,
   strongPassword,
   waitFor,
 } from "../../src/index.ts";
@@ -107,7 +109,9 @@ async function createInstance(t: CaseContext, name: string, region: string, type
   const created = await createRegistered(t, instanceOps, "instance", { json });
   if (!expectCreated(t, "an instance is created with booted false", created)) return;
   const { id } = created;
-  const publicIp = ((created.response.json as { ipv4?: unknown }).ipv4 as unknown[] | undefined)?.find(
+  const described = expectBody(t, "the created instance is described", created.response, shape.record);
+  if (!described) return undefined;
+  const publicIp = (Array.isArray(described.ipv4) ? described.ipv4 : []).find(
     (ip): ip is string => typeof ip === "string",
   );
   const allocated = await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: id } });
@@ -166,7 +170,14 @@ export default defineSuite({
           json: web,
         });
         if (!expectCreated(t, "the profile is created", profile)) return;
-        const ipv4 = (balancer.response.json as { ipv4?: unknown }).ipv4;
+        const described = expectBody(
+          t,
+          "the created load balancer is described",
+          balancer.response,
+          shape.record,
+        );
+        if (!described) return;
+        const { ipv4 } = described;
         t.shared.set("setup", {
           profile: [balancer.id, profile.id],
           region,
@@ -245,7 +256,8 @@ export default defineSuite({
           const address = `${instance.privateIp}:${port}`;
           const created = await addNode("node", { label, address });
           if (!expectCreated(t, "an instance's private address is registered as a node", created)) continue;
-          const body = created.response.json as { address?: unknown };
+          const body = expectBody(t, "the created node is described", created.response, shape.record);
+          if (!body) continue;
           expectSame(t, "the node has the address given", body.address, address);
           nodes.push({ label, address: instance.privateIp, port });
         }

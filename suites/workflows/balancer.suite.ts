@@ -17,6 +17,7 @@ import {
   createRegistered,
   dataPlane,
   defineSuite,
+  expectBody,
   expectRefusal,
   expectSame,
   expectSuccess,
@@ -28,6 +29,7 @@ import {
   pemBody,
   portAccepts,
   presentedFingerprint,
+  shape,
   type TlsPair,
 } from "../../src/index.ts";
 import { quickChecks } from "./support/quick-checks.ts";
@@ -104,7 +106,8 @@ export default defineSuite({
           return void t.expect("the created load balancer has an integer id", false, {
             actual: created.json,
           });
-        const body = created.json as { region?: unknown; label?: unknown; ipv4?: unknown };
+        const body = expectBody(t, "the created load balancer is described", created, shape.record);
+        if (!body) return;
         expectSame(t, "the load balancer is in the region asked for", body.region, region);
         expectSame(t, "the load balancer has the label asked for", body.label, label);
         t.shared.set("balancer", id);
@@ -129,7 +132,8 @@ export default defineSuite({
         expectSuccess(t, "the profile is created", created);
         if (!t.expect("the profile is returned with its id", id !== undefined, { actual: created.json }))
           return;
-        const body = created.json as { port?: unknown; check?: unknown };
+        const body = expectBody(t, "the created profile is described", created, shape.record);
+        if (!body) return;
         expectSame(t, "the profile configures port 80", body.port, 80);
         expectSame(t, "the profile checks connection", body.check, "connection");
         t.shared.set("profile", id);

@@ -2,7 +2,7 @@
  * `conform run` against hostile targets (a tiny deliberately wrong server): each run ends on its own within its
  * bounds, writes its report (owner-readable only) and exits 1; and the mistakes caught before a run starts.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -156,31 +156,56 @@ describe("conform run fails early", () => {
   });
 });
 
+/** `conform run --allow-writes` of one fixture suite (`test/fixtures/suites/<id>.suite.ts`), report.json only. */
+function runFixtureSuite(
+  conform: ReturnType<typeof useCliRuns>["conform"],
+  baseUrl: string,
+  id: string,
+  reportDir: string,
+) {
+  const suitePath = join(import.meta.dirname, `../fixtures/suites/${id}.suite.ts`);
+  const target = ["--base-url", baseUrl, "--token", cliToken, "--allow-writes"];
+  return conform([
+    "run",
+    ...target,
+    "--suite-path",
+    suitePath,
+    "--suite",
+    id,
+    "--reporter",
+    "json",
+    "--report-dir",
+    reportDir,
+  ]);
+}
+
 describe("conform run with a suite that leaves an error nothing awaits", () => {
   const { startTarget, conform } = useCliRuns();
 
   it("errors that case, still cleans up and writes the report (a child process: Node would end it)", async () => {
     const server = await startTarget();
     const reportDir = mkdtempSync(join(tmpdir(), "conform-stray-"));
-    const run = conform([
-      "run",
-      "--base-url",
-      server.baseUrl,
-      "--token",
-      cliToken,
-      "--allow-writes",
-      "--suite-path",
-      join(import.meta.dirname, "../fixtures/suites/stray-rejection.suite.ts"),
-      "--suite",
-      "stray-rejection",
-      "--reporter",
-      "json",
-      "--report-dir",
-      reportDir,
-    ]);
+    const run = runFixtureSuite(conform, server.baseUrl, "stray-rejection", reportDir);
     expect(await run.exited, run.output()).toBe(1);
     const report = JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8"));
     expect(JSON.stringify(report)).toMatch(/SUITE_UNHANDLED_ERROR.*a stray rejection from the suite/);
     expect(leftovers(server)).toEqual(nothingLeft);
   });
+});
+
+describe("conform run with a case that awaits what can never settle", () => {
+  const { startTarget, conform } = useCliRuns();
+
+  it("ends with exit 2, report.json and what it left, not with Node's exit 13 and nothing", async () => {
+    const server = await startTarget();
+    const reportDir = mkdtempSync(join(tmpdir(), "conform-stalled-"));
+    const run = runFixtureSuite(conform, server.baseUrl, "stalled", reportDir);
+    // The child's idle connections close after their keep-alive (10 s); then nothing is left to wait on.
+    expect(await run.exited, run.output()).toBe(2);
+    expect(run.output()).toMatch(/the run stalled, .* quitting before the cleanup ended/);
+    expect(run.output()).toMatch(/load balancer \d+ \(DELETE \/nodebalancers\/\d+\)/);
+    const runs = readdirSync(reportDir).filter((name) => !name.startsWith(".") && name !== "latest");
+    const report = JSON.parse(readFileSync(join(reportDir, runs[0] ?? "", "report.json"), "utf8"));
+    expect(report).toMatchObject({ exitCode: 2, complete: false });
+  }, 40_000);
 });

@@ -3,6 +3,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import { SecretValues } from "../../src/core/redact.ts";
 import { HttpClient } from "../../src/runner/http-client.ts";
 import { RatePacer } from "../../src/runner/rate-pacer.ts";
@@ -17,6 +18,22 @@ export async function listenOnLoopback(server: Server): Promise<string> {
 export async function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
+}
+
+/**
+ * A test file's own server on loopback for all its tests: listening before them, closed (its connections dropped,
+ * `before.close` first) after them. Answers a function giving its origin once listening.
+ */
+export function onLoopback(server: Server, before: { close?: () => void } = {}): () => string {
+  let origin = "";
+  beforeAll(async () => {
+    origin = await listenOnLoopback(server);
+  });
+  afterAll(async () => {
+    before.close?.();
+    await closeServer(server);
+  });
+  return () => origin;
 }
 
 /** The runner's client with test bounds (5 s, 64 KiB, no retries), `overrides` applied. */

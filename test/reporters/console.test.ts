@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CaseFinished, RunEvent } from "../../src/core/events.ts";
 import { type ConsoleReporterInternals, createConsoleReporter } from "../../src/reporters/console.ts";
 import type { ReporterOptions } from "../../src/reporters/types.ts";
@@ -237,5 +237,52 @@ describe("console reporter: a case in several groups", () => {
     const text = await output(withGroups(events));
     expect(text).toContain("assert:second");
     expect(text.match(/log: waited 3 s for the instance/g)).toHaveLength(1);
+  });
+});
+
+describe("a case waiting on a slow answer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The run up to its first case's start, then `quietMs` with no answer, the reporter looking every second. */
+  async function waitingFor(quietMs: number, terminal: Partial<ReporterOptions>): Promise<string> {
+    vi.useFakeTimers();
+    let clock = 0;
+    const capture = new Capture();
+    const reporter = createConsoleReporter(
+      { outputDir: "/x", stream: capture, isTTY: false, ci: false, ...terminal },
+      { now: () => clock, progressDelayMs: 0, waitTickMs: 1000 },
+    );
+    const events = allGreenRun();
+    const started = events.findIndex((event) => event.type === "case-started");
+    for (const event of events.slice(0, started + 1)) await reporter[event.type]?.(event as never);
+    for (let second = 0; second < quietMs / 1000; second += 1) {
+      clock += 1000;
+      vi.advanceTimersByTime(1000);
+    }
+    await reporter.close?.();
+    return stripVTControlCharacters(capture.text);
+  }
+
+  it.each([
+    ["under CI", { isTTY: true, ci: true }],
+    ["piped", { isTTY: false, ci: false }],
+  ])("%s: one line per minute without an answer", async (_where, terminal) => {
+    const text = await waitingFor(150_000, terminal);
+    const lines = text.split("\n").filter((line) => line.startsWith("⏳ still running:"));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^⏳ still running: \S+ › .+: no answer for 1 min 00 s$/);
+    expect(lines[1]).toMatch(/: no answer for 2 min 00 s$/);
+  });
+
+  it("on a terminal: the progress line names the case and how long it has waited", async () => {
+    const text = await waitingFor(5000, { isTTY: true, ci: false });
+    expect(text).toMatch(/0\/\d+ cases · \S+ › .+: no answer for 5\.00 s/);
+    expect(text).not.toContain("still running");
+  });
+
+  it("says nothing of a case answered within the minute", async () => {
+    expect(await waitingFor(30_000, { isTTY: false, ci: true })).not.toContain("still running");
   });
 });

@@ -14,6 +14,8 @@ import { RatePacer } from "../../src/runner/rate-pacer.ts";
 const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024, 0x20));
 const small = gzipSync(JSON.stringify({ data: [1, 2, 3] }));
 const timers = new Set<NodeJS.Timeout>();
+/** Paths whose connection the client closed. */
+const freed: string[] = [];
 
 const server = createServer((request: IncomingMessage, response: ServerResponse) => {
   const path = new URL(request.url ?? "/", "http://x").pathname;
@@ -26,6 +28,13 @@ const server = createServer((request: IncomingMessage, response: ServerResponse)
     };
     response.on("drain", pump);
     pump();
+    return;
+  }
+  if (path === "/declared-huge") {
+    // A length far above the cap, one byte of it, then nothing: the connection stays open until the client frees it.
+    response.writeHead(200, { "content-type": "application/json", "content-length": String(1e9) });
+    response.write("{");
+    request.socket.once("close", () => freed.push(path));
     return;
   }
   if (path === "/gzip-bomb" || path === "/gzip") {
@@ -103,6 +112,22 @@ describe("runner HTTP client against a hostile target", () => {
     expect(error.code).toBe(code);
     expect(error.exchange.error.message).toMatch(message);
     await http.close();
+  });
+
+  it("frees the connection of an answer declaring a length above the cap: the next request and close settle", async () => {
+    // Timeouts far beyond the test's own: only freeing the connection lets anything below settle.
+    const http = client({ connections: 1, timeoutMs: 600_000, requestDeadlineMs: 600_000 });
+    const [first, second] = await Promise.allSettled([
+      http.send({ method: "GET", url: `${origin}/declared-huge` }),
+      http.send({ method: "GET", url: `${origin}/gzip` }),
+    ]);
+    expect(first).toMatchObject({ status: "rejected", reason: { code: "RESPONSE_TOO_LARGE" } });
+    expect((first as PromiseRejectedResult).reason.exchange.error.message).toMatch(
+      /^answer too large: application\/json, 1000000000 bytes declared, above the 262144-byte cap/,
+    );
+    expect(second).toMatchObject({ status: "fulfilled", value: { json: { data: [1, 2, 3] } } });
+    await http.close();
+    await expect.poll(() => freed).toContain("/declared-huge");
   });
 
   it("decodes a gzip answer within the cap", async () => {

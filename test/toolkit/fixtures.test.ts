@@ -45,6 +45,21 @@ describe("fixtures from the target's catalogue", () => {
     expect(fake.sent[0]).toMatchObject({ method: "GET", path: "/regions", options: { token: null } });
   });
 
+  it.each([
+    ["data is a number", { data: 7 }, "data is a number, not an array"],
+    ["an item is null", { data: [regions[1], null] }, "data[1] is null, not an object"],
+  ])(
+    "a catalogue page where %s fails its read naming it and skips, never a TypeError",
+    async (_what, json, problem) => {
+      const fake = fakeCase(spec, { status: 200, json });
+      await expect(findRegions(fake.t, ["balancers"])).rejects.toBeInstanceOf(Skipped);
+      expect(fake.expectations.find((one) => !one.ok)).toMatchObject({
+        name: "getRegions is a page of the catalogue",
+        details: { actual: problem },
+      });
+    },
+  );
+
   it("findRegions lists every one offering the capabilities", async () => {
     const fake = fakeCase(spec, catalogue);
     expect(await findRegions(fake.t, ["balancers", "instances"])).toEqual(["both-1", "both-2"]);

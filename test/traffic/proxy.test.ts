@@ -270,6 +270,125 @@ describe("a bounded judgement", () => {
   });
 });
 
+describe("streaming both ways within its bounds", () => {
+  /** Endless answers, uploads counted, stalls: a target the proxy must not let grow it or hold it. */
+  const received: number[] = [];
+  let hostile: Server;
+  let origin = "";
+  const timers = new Set<NodeJS.Timeout>();
+
+  afterAll(async () => {
+    for (const timer of timers) clearInterval(timer);
+    hostile?.closeAllConnections();
+    await new Promise((resolve) => (hostile ? hostile.close(resolve) : resolve(undefined)));
+  });
+
+  async function startHostile() {
+    hostile = createServer((incoming, outgoing) => {
+      if (incoming.url === "/endless") {
+        // 1 KiB every 10 ms, without end: only a bound of the proxy ends it.
+        outgoing.writeHead(200, { "content-type": "application/json" });
+        outgoing.write("[");
+        const timer = setInterval(() => outgoing.write(`${"1,".repeat(512)}`), 10);
+        timers.add(timer);
+        outgoing.on("close", () => clearInterval(timer));
+        return;
+      }
+      if (incoming.url === "/stall") return;
+      let bytes = 0;
+      incoming.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      incoming.on("end", () => {
+        received.push(bytes);
+        outgoing.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  }
+
+  it("hands an endless answer on as it comes and cuts it at --request-deadline, a transport failure", async () => {
+    await startHostile();
+    const proxy = await startProxy(origin, { config: { requestDeadlineMs: 300, maxResponseBytes: 4096 } });
+    let bytes = 0;
+    let cut: unknown;
+    try {
+      const answer = await request(`${proxy.url}/endless`, { dispatcher: client });
+      // The client reads the answer as it comes (the old proxy gave nothing before an end that never came)...
+      try {
+        for await (const chunk of answer.body) bytes += (chunk as Buffer).length;
+      } catch (error) {
+        // ...until the deadline cuts it.
+        cut = error;
+      }
+    } finally {
+      await proxy.stop();
+    }
+    expect(cut).toBeDefined();
+    expect(bytes).toBeGreaterThan(4096);
+    const exchange = proxy.events.find((event) => event.type === "exchange");
+    expect(exchange?.type === "exchange" && exchange.exchange.error).toMatchObject({
+      code: "REQUEST_DEADLINE",
+      message: expect.stringMatching(/did not end within 300 ms of its headers \(--request-deadline\)/),
+    });
+  });
+
+  it("forwards every byte of a big upload and keeps only its first part to judge", async () => {
+    const upload = "x".repeat(3 * 1024 * 1024);
+    const capped = await startProxy(origin, { config: { maxResponseBytes: 1024 } });
+    try {
+      const answer = await send(`${capped.url}/upload`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: upload,
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await capped.stop();
+    }
+    expect(received.at(-1)).toBe(upload.length);
+    const exchange = capped.events.find((event) => event.type === "exchange");
+    expect(exchange?.type === "exchange" && exchange.exchange.request.body?.length).toBeLessThanOrEqual(1024);
+  });
+
+  it("stops at once while an answer streams without end and another is stalled", async () => {
+    // Bounds far beyond the test's own time: only abandoning what is in flight lets it stop.
+    const proxy = await startProxy(origin, { config: { requestDeadlineMs: 600_000, timeoutMs: 600_000 } });
+    const streaming = await request(`${proxy.url}/endless`, { dispatcher: client });
+    const stalled = request(`${proxy.url}/stall`, { dispatcher: client }).catch((error) => error);
+    for await (const _chunk of streaming.body) break;
+    await proxy.stop();
+    await stalled;
+    // Abandoned by the proxy's own stop: not the target's failure.
+    expect(proxy.events.filter((event) => event.type === "exchange")).toEqual([]);
+  });
+});
+
+describe("a port it cannot listen on", () => {
+  it("is a usage error in one line naming the port (no stack)", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const stopped = runProxy(config, {
+        runId: "20261124T000000Z-proxy",
+        listeners: [],
+        signal: new AbortController().signal,
+        toolVersion: "test",
+        target: "http://127.0.0.1:1",
+        port,
+      });
+      await expect(stopped).rejects.toMatchObject({
+        code: "CONFIG_INVALID",
+        message: `--port ${port} on 127.0.0.1: cannot listen (EADDRINUSE)`,
+      });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});
+
 describe("while it runs, and how it stops", () => {
   it("emits snapshots of what it judged so far, leaving the session going", async () => {
     const server = await createReferenceServer({ http: true });

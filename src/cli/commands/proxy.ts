@@ -17,6 +17,7 @@ type ProxyArgs = RunArgs & {
   host: string;
   https?: string;
   "report-every"?: number;
+  "max-request-bytes"?: number;
 };
 
 function builder(yargs: Argv) {
@@ -41,6 +42,11 @@ function builder(yargs: Argv) {
       describe:
         "Also write the reports every N minutes while it runs (from 0.005; fractions allowed: 0.5 is 30 s), as snapshots of what was judged so far (report.json: complete false, snapshot set); stopping writes the final ones",
     })
+    .option("max-request-bytes", {
+      coerce: plainNumber,
+      describe:
+        "The most of a request body kept to judge (default: --max-response-bytes); every byte is still forwarded",
+    })
     .option("max-time", {
       coerce: plainNumber,
       describe:
@@ -50,7 +56,7 @@ function builder(yargs: Argv) {
   return (
     options
       // The same rule table as every numeric option (`--port abc` is refused naming it).
-      .check((args) => checkNumbers(args, ["port", "report-every"]))
+      .check((args) => checkNumbers(args, ["port", "report-every", "max-request-bytes"]))
       .example(
         "$0 proxy --target https://127.0.0.1:8443 --ca server.pem --port 8080",
         "Point a client at http://127.0.0.1:8080/v4; Ctrl-C writes the reports",
@@ -81,6 +87,7 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
           port: args.port,
           ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
           ...(args["report-every"] !== undefined ? { reportEveryMs: args["report-every"] * 60_000 } : {}),
+          ...(args["max-request-bytes"] !== undefined ? { maxRequestBytes: args["max-request-bytes"] } : {}),
           onListening: (url) =>
             process.stderr.write(
               `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,

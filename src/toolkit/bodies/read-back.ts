@@ -17,6 +17,7 @@ import type { LiveResponse } from "../../runner/http-client.ts";
 import type { CaseContext } from "../../runner/suite-api.ts";
 import { conventionsOf } from "../../spec/conventions.ts";
 import { utcInstant } from "../../spec/times.ts";
+import { readBody, shape } from "../readers.ts";
 import type { WriteTarget } from "./write-targets.ts";
 import { declaredInRead, findInList, type Written } from "./written.ts";
 
@@ -129,7 +130,8 @@ async function listDifferences(
 ): Promise<ReadBackDifference[]> {
   const sent = Array.isArray(body[name]) ? (body[name] as Record<string, unknown>[]) : [];
   const response = await t.api.get(listPath, { query: { page_size: conventionsOf(t.spec).pageSize.max } });
-  const items = (response.json as { data?: Record<string, unknown>[] } | undefined)?.data ?? [];
+  const read = readBody(response, shape.object({ data: shape.array(shape.record) }));
+  const items = read.ok ? read.value.data : [];
   const listOperation = t.spec.operations.match("GET", listPath)?.operation;
   const declared = listOperation ? declaredInRead(t, listOperation, true) : undefined;
   const itemSchema = target.schema.properties?.[name]?.items;

@@ -12,6 +12,7 @@ import type { CaseContext } from "../../runner/suite-api.ts";
 import { conventionsOf } from "../../spec/conventions.ts";
 import type { OperationInfo } from "../../spec/types.ts";
 import { type PathValue, pathOf } from "../operations.ts";
+import { readBody, shape } from "../readers.ts";
 import { idOfLocation, labelOf } from "../resources.ts";
 
 /** Where a write's answer says the resource is, and how to read it back. */
@@ -181,6 +182,9 @@ export function registerWritten(
   t.cleanup(`${operation.operationId} created ${where.resourcePath}`, where.resourcePath);
 }
 
+/** A list page as `findInList` reads it (an answer of another shape holds nothing it could find). */
+const listPage = shape.object({ data: shape.array(shape.record), pages: shape.optional(shape.integer) });
+
 /** Reads a list's pages (the largest page size, at most `maxPages`) for the item with this id. */
 export async function findInList(
   t: CaseContext,
@@ -192,10 +196,11 @@ export async function findInList(
   for (let page = 1; page <= maxPages; page += 1) {
     const response = await t.api.get(path, { query: { page, page_size: pageSize } });
     if (response.status !== 200) return response;
-    const body = response.json as { data?: { id?: unknown }[]; pages?: number } | undefined;
-    const item = body?.data?.find((entry) => entry.id === id);
+    const read = readBody(response, listPage);
+    if (!read.ok) return undefined;
+    const item = read.value.data.find((entry) => entry.id === id);
     if (item) return { ...response, json: item };
-    if ((body?.pages ?? 1) <= page) return undefined;
+    if ((read.value.pages ?? 1) <= page) return undefined;
   }
   return undefined;
 }
