@@ -100,7 +100,8 @@ function mutated(body: Record<string, unknown>, chosen: readonly Candidate[]): G
   let value: unknown = body;
   const mutations: Mutation[] = [];
   for (const { site, operator, edit } of chosen) {
-    const field = fieldOf(body, site.pointer);
+    // Where the description says the refusal names no field, none is expected.
+    const field = site.schema.refusedWithoutField ? undefined : fieldOf(body, site.pointer);
     mutations.push({
       operator,
       pointer: site.pointer,

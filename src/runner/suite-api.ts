@@ -71,7 +71,7 @@ export interface TargetInfo {
 
 /** What a login driver gets: the authorization URL to start from and the user to log in. */
 export interface LoginRequest {
-  /** `{auth_url}/oauth/authorize?client_id=...&response_type=...&scope=...&state=...` */
+  /** `{auth_url}/oauth/authorize?client_id=...&response_type=...&scopes=...&state=...` */
   readonly authorizeUrl: string;
   /** The client's registered redirect URI: the login ends when the user is sent there. */
   readonly redirectUri: string;
