@@ -87,3 +87,77 @@ export async function waitFor(
   }
   return outcome.ok ? outcome.last : undefined;
 }
+
+/** One of several things a case waits for together ({@link waitForAll}). */
+export interface AwaitedThing {
+  /** Names it in logs and in the failure (`createNodeBalancer of 12`). */
+  readonly key: string;
+  readonly poll: () => Promise<LiveResponse>;
+  readonly accept: (response: LiveResponse) => boolean;
+  /** What the last answer showed, for the failure. */
+  readonly describe: (response: LiveResponse | undefined) => string;
+}
+
+export interface AllWaited {
+  /** The accepted answer of each thing that happened, by key. */
+  readonly happened: ReadonlyMap<string, LiveResponse>;
+  /** Keys of the things that did not happen within the deadline. */
+  readonly missed: readonly string[];
+  /**
+   * True when none of them happened within the deadline: the target has shown it does not deliver this (a mock
+   * without state), and later waits for the same kind of thing need not wait again.
+   */
+  readonly noneHappened: boolean;
+}
+
+/**
+ * Waits for several things at once under one deadline (not one deadline each, in a row): each round polls every
+ * thing still pending, rounds spaced as {@link waitFor} spaces polls. Logs each one when it happens; those missed
+ * make one failure named `name` that lists them (and says so when none happened at all).
+ */
+export async function waitForAll(
+  t: CaseContext,
+  name: string,
+  things: readonly AwaitedThing[],
+): Promise<AllWaited> {
+  const { deadlineMs, pollMs } = waitTimes(t);
+  const happened = new Map<string, LiveResponse>();
+  const last = new Map<string, LiveResponse>();
+  const started = Date.now();
+  // One round: every thing still pending polled once; the round's last answer paces the next one.
+  const round = async (): Promise<LiveResponse> => {
+    let latest: LiveResponse | undefined;
+    for (const thing of things.filter((each) => !happened.has(each.key))) {
+      latest = await thing.poll();
+      last.set(thing.key, latest);
+      if (!thing.accept(latest)) continue;
+      happened.set(thing.key, latest);
+      t.log(`${name}: ${thing.key} after ${formatDuration(Date.now() - started)}`);
+    }
+    return latest!;
+  };
+  const outcome =
+    things.length === 0
+      ? undefined
+      : await eventually(round, () => happened.size === things.length, {
+          deadlineMs,
+          intervalMs: pollMs,
+          signal: t.signal,
+        });
+  const missed = things.filter((thing) => !happened.has(thing.key));
+  const noneHappened = things.length > 0 && happened.size === 0;
+  if (outcome && (missed.length > 0 || outcome.reason === "aborted")) {
+    const waited = `within ${formatDuration(deadlineMs)} (${outcome.polls} round${outcome.polls === 1 ? "" : "s"} of polls)`;
+    const lastSeen = missed.map((thing) => `${thing.key}: ${thing.describe(last.get(thing.key))}`);
+    const message = noneHappened
+      ? `${name}: none of the ${things.length} happened ${waited}: the target shows no sign of delivering them, all judged absent together; last seen ${lastSeen[0] ?? "nothing"}`
+      : `${name}: ${missed.length} of ${things.length} did not happen ${waited}: ${lastSeen.join("; ")}`;
+    t.expect(name, false, {
+      expected: things.map((thing) => thing.key),
+      actual: [...happened.keys()],
+      message,
+      ...(missed[0] && last.get(missed[0].key) ? { response: last.get(missed[0].key)! } : {}),
+    });
+  }
+  return { happened, missed: missed.map((thing) => thing.key), noneHappened };
+}
