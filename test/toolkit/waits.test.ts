@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { LiveResponse } from "../../src/runner/http-client.ts";
-import { type AwaitedThing, waitForAll } from "../../src/toolkit/waits.ts";
+import { type AwaitedThing, waitFor, waitForAll } from "../../src/toolkit/waits.ts";
 import { fakeCase, specWith } from "../helpers/fake-case.ts";
 
 const spec = await specWith();
@@ -82,5 +82,48 @@ describe("waitForAll", () => {
     expect(fake.expectations[0]?.details?.message).toMatch(
       /none of the 2 happened within 300 ms .*no sign of delivering them, all judged absent together/,
     );
+  });
+});
+
+describe("a suite stops waiting once its target showed it does not change", () => {
+  /** Answers with a body and an X-RateLimit-Remaining that counts down when `live`, stays when not. */
+  const answers = (live: boolean) => {
+    let remaining = 100;
+    return async () => {
+      if (live) remaining -= 1;
+      return {
+        status: 200,
+        headers: { "x-ratelimit-remaining": String(remaining) },
+        text: '{"status":"Unknown"}',
+      } as unknown as LiveResponse;
+    };
+  };
+
+  it.each([
+    ["a static mock: the second wait is judged on one answer", false, 1],
+    ["a live server (its counter moves): the second wait waits its deadline", true, 2],
+  ])("%s", async (_name, live, minimumPolls) => {
+    const shared = new Map<string, unknown>();
+    const first = fakeCase(spec, undefined, { options, embedded: false, shared, caseId: "first" });
+    const poll = answers(live);
+    const never = () => false;
+    await waitFor(first.t, "nodes checked", poll, never, () => "Unknown", { required: false });
+    const second = fakeCase(spec, undefined, { options, embedded: false, shared, caseId: "second" });
+    let polls = 0;
+    const counted = () => {
+      polls += 1;
+      return poll();
+    };
+    await waitFor(second.t, "up 1, down 1", counted, never, () => "Unknown");
+    expect(second.expectations).toHaveLength(1);
+    if (live) {
+      expect(polls).toBeGreaterThanOrEqual(minimumPolls);
+      expect(second.expectations[0]?.details?.message).toMatch(/not within 300 ms/);
+    } else {
+      expect(polls).toBe(minimumPolls);
+      expect(second.expectations[0]?.details?.message).toMatch(
+        /^up 1, down 1: not waited for: during "nodes checked" the target answered the same/,
+      );
+    }
   });
 });
