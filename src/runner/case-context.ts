@@ -65,6 +65,8 @@ export interface CaseContextDeps {
   readonly shared: Map<string, unknown>;
   /** The run's shared idempotent reads (`t.reuse`). */
   readonly reads: SharedReads;
+  /** Whether the run's baseline holds the group of a failed assertion of this name (none: never). */
+  readonly knownFailure?: (assertionName: string) => boolean;
 }
 
 /**
@@ -253,6 +255,7 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     skip(reason) {
       throw new CaseSkipped(reason);
     },
+    knownFailure: (name) => deps.knownFailure?.(name) ?? false,
     label: (name) => deps.labels.make(name),
     cleanup(description, deletePath) {
       deps.ledger.record({ description, deletePath });

@@ -195,6 +195,9 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     keptBodies: new KeptBodies(config.keptBodyBytes, config.keptReportBytes),
     strays: new StrayErrors(),
     reads: new SharedReads(),
+    ...(config.baseline
+      ? { knownFailure: (name: string) => config.baseline!.groups.has(groups.idOf(`assert:${name}`, "").id) }
+      : {}),
   };
   const totals = emptyCounts();
 

@@ -160,6 +160,11 @@ export interface CaseContext {
   /** Shares a value with later cases of the same suite. */
   readonly shared: Map<string, unknown>;
   /**
+   * True when the run's `--baseline` already holds the failure group a failed assertion of this name opens (a
+   * property searches on past a known defect for another); always false without a baseline.
+   */
+  knownFailure(assertionName: string): boolean;
+  /**
    * Sends an idempotent read once per run, whatever suites ask for it: the first case to ask sends `read()` (its
    * exchange is judged there, once); a later case with the same `key` gets the same answer object without a
    * request, and a log line naming the case that read it. A read that throws is not kept. `key` must say all the

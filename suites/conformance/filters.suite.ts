@@ -36,6 +36,7 @@ import {
   expectCreated,
   type FilterScenario,
   type FilterValue,
+  filterCause,
   filterFalsified,
   filterFieldValue,
   filterHeader,
@@ -212,7 +213,10 @@ function soundAnswers(
       const judgement = judgeFilteredPages({ returned: answer.items, filter: verdict.filter, key: itemKey });
       if (judgement.status === "failed") {
         const message = `${JSON.stringify(filters[index])} on the ${answer.pages} pages read: ${describeFilterJudgement(judgement)}`;
-        return filterFalsified(answer, judgement, message);
+        return {
+          ...filterFalsified(answer, judgement, message),
+          cause: filterCause(list.operation.operationId, filters[index]),
+        };
       }
     }
     return true;
@@ -269,8 +273,11 @@ export default defineSuite({
                     fields,
                   });
                   if (judgement.status === "inconclusive") return undefined;
-                  // Failed: the verdict points at the filtered request that answered wrongly, with the ids.
-                  return judgement.status === "passed" ? true : filterFalsified(answer, judgement);
+                  // Failed: the verdict points at the filtered request that answered wrongly, with the ids, and
+                  // names the defect by the filter's operators (the same group whichever property finds it).
+                  if (judgement.status === "passed") return true;
+                  const cause = filterCause(list.operation.operationId, filter.value);
+                  return { ...filterFalsified(answer, judgement), cause };
                 },
                 soundAnswers(list, [filter.value]),
               );
@@ -319,8 +326,8 @@ export default defineSuite({
                   const intersection = [...inA!].filter((key) => inB!.has(key));
                   const union = [...new Set([...inA!, ...inB!])];
                   /** A combined answer (`+and` at 2, `+or` at 3) against the set it should be, at its own request. */
-                  const against = (at: 2 | 3, got: ReadonlySet<string>, want: readonly string[]) =>
-                    answerFalsified(
+                  const against = (at: 2 | 3, got: ReadonlySet<string>, want: readonly string[]) => ({
+                    ...answerFalsified(
                       at === 2
                         ? `+and answered ${got.size} item(s), the intersection holds ${want.length}`
                         : `+or answered ${got.size} item(s), the union holds ${want.length}`,
@@ -330,7 +337,9 @@ export default defineSuite({
                         missing: want.filter((key) => !got.has(key)),
                         extra: [...got].filter((key) => !want.includes(key)),
                       },
-                    );
+                    ),
+                    cause: filterCause(list.operation.operationId, filters[at]),
+                  });
                   if (!sameSet(both!, intersection)) return against(2, both!, intersection);
                   if (!sameSet(either!, union)) return against(3, either!, union);
                   return true;
