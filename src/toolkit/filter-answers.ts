@@ -90,7 +90,7 @@ function operatorsOf(filter: unknown, into = new Set<string>()): Set<string> {
  * wrong, whichever property asked (the oracle's judgement, `+and`/`+or` against their parts, ...).
  */
 export function filterCause(operationId: string, filter: unknown): RootCause {
-  return { rule: "X-Filter answers wrongly", operationId, parts: [...operatorsOf(filter)] };
+  return { rule: "X-Filter answers wrongly", operationId, parts: [...operatorsOf(filter)], subject: filter };
 }
 
 /** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */

@@ -75,6 +75,12 @@ export interface PropertyOptions<T> {
   readonly predicate: (value: T) => Promise<Verdict | readonly Expectation[]>;
   /** What a report may show of a value (write-only fields redacted). */
   readonly show?: (value: T) => unknown;
+  /**
+   * Narrows the root cause of the falsification it records to the part of the input at fault (a filter's smallest
+   * part the target still answers wrongly), so the same defect is named the same whatever else the shrunk value
+   * still holds. Called once per recorded falsification, not during the search.
+   */
+  readonly narrow?: (cause: RootCause) => Promise<RootCause>;
 }
 
 export interface PropertyOutcome<T> {
@@ -206,7 +212,7 @@ export class PropertyRunner {
       for (const expectation of checked.values())
         t.expect(expectation.name, true, expectation.response ? { response: expectation.response } : {});
       // A known defect passed over, and no other found: recorded as found, so it stays known (not "fixed").
-      if (known) this.#record(options, asked, known, known.value, knownFalsified);
+      if (known) await this.#record(options, asked, known, known.value, knownFalsified);
       return { passed: !known, judged: true, runs: details.numRuns };
     }
     if (thrown && !last) throw thrown.error;
@@ -218,8 +224,15 @@ export class PropertyRunner {
     }
     const counterexample = details.counterexample?.[0] as T;
     const falsified = `falsified after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s)`;
-    this.#record(options, asked, last, counterexample, falsified, details.counterexamplePath ?? undefined);
-    if (known) this.#record(options, asked, known, known.value, knownFalsified);
+    await this.#record(
+      options,
+      asked,
+      last,
+      counterexample,
+      falsified,
+      details.counterexamplePath ?? undefined,
+    );
+    if (known) await this.#record(options, asked, known, known.value, knownFalsified);
     return { passed: false, judged: true, runs: details.numRuns, counterexample };
   }
 
@@ -227,14 +240,14 @@ export class PropertyRunner {
    * Records a falsification's expectations with its reproduction: a verdict that names its root cause under the
    * cause's name (its failure group is the defect's, whichever property found it), the others under their own.
    */
-  #record<T>(
+  async #record<T>(
     options: PropertyOptions<T>,
     asked: number,
     falsification: Falsification,
     counterexample: T,
     falsified: string,
     path?: string,
-  ): void {
+  ): Promise<void> {
     const t = this.#t;
     const shown = options.show ? options.show(counterexample) : counterexample;
     const reproduction = {
@@ -246,7 +259,7 @@ export class PropertyRunner {
     for (const expectation of falsification.expectations) {
       const verdict = expectation.ok ? undefined : falsification.verdict;
       if (verdict) {
-        const { cause } = verdict;
+        const cause = verdict.cause && options.narrow ? await options.narrow(verdict.cause) : verdict.cause;
         // The verdict's own exchange (the request that answered wrongly), else the case's latest one.
         t.expect(cause ? causeName(cause) : expectation.name, false, {
           expected: verdict.expected,

@@ -13,6 +13,8 @@ export interface RootCause {
   readonly operationId?: string;
   /** The ingredients of the failing input (operators): a known cause with some of them explains this one. */
   readonly parts: readonly string[];
+  /** The failing input itself (a filter), for a suite that narrows the cause down to the part at fault. */
+  readonly subject?: unknown;
 }
 
 /** The assertion name of a root cause: `getComputeTypes: X-Filter answers wrongly with +or`. */

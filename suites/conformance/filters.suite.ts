@@ -23,6 +23,7 @@ import {
   type CaseContext,
   type CreateDelete,
   call,
+  causeName,
   checkFilter,
   chooseImage,
   chooseType,
@@ -57,6 +58,7 @@ import {
   type ListTarget,
   mutationsOf,
   PropertyRunner,
+  type RootCause,
   readAll,
   readAnswers,
   readableLists,
@@ -197,6 +199,71 @@ async function eachFilterable(
   );
 }
 
+type FilterPart = Record<string, unknown>;
+
+/** The parts of a filter that stand alone as filters: each element of a `+and`/`+or`, each field key, each operator. */
+function partsOf(filter: FilterPart): FilterPart[] {
+  const keys = Object.keys(filter).filter((key) => key !== "+order_by" && key !== "+order");
+  if (keys.length > 1) return keys.map((key) => ({ [key]: filter[key] }));
+  const [key] = keys;
+  if (key === undefined) return [];
+  const value = filter[key];
+  if (key === "+and" || key === "+or")
+    return Array.isArray(value) ? value.filter((part): part is FilterPart => typeof part === "object") : [];
+  const operators = typeof value === "object" && value !== null ? Object.keys(value) : [];
+  return operators.length > 1
+    ? operators.map((operator) => ({ [key]: { [operator]: (value as FilterPart)[operator] } }))
+    : [];
+}
+
+/** The operator a filter part tests at its own top: `+or`, `+neq`, `=` for an equality. */
+function topOperators(filter: FilterPart): string[] {
+  return Object.entries(filter).flatMap(([key, value]) => {
+    if (key.startsWith("+")) return [key];
+    return typeof value === "object" && value !== null ? Object.keys(value) : ["="];
+  });
+}
+
+/**
+ * Narrows a wrong answer's cause to the smallest part of its filter the target still answers wrongly on its own
+ * (each part read as a filter of its own and judged by the oracle against the unfiltered collection), named by
+ * that part's own operator: a defect in `+or` is `+or` whatever the shrunk filter still nests. Only on a list read
+ * whole; a part that cannot be judged ends the narrowing where it is.
+ */
+async function narrowFilterCause(t: CaseContext, list: ListTarget, state: Snapshots, cause: RootCause) {
+  if (!state.complete || typeof cause.subject !== "object" || cause.subject === null) return cause;
+  const pageSize = conventionsOf(t.spec).pageSize.max;
+  const answersWrongly = async (part: FilterPart) => {
+    const verdict = checkFilter(part, fieldsOf(list));
+    if (verdict.status !== "valid") return false;
+    const answer = await readAll(t, list, pageSize, part);
+    if (!("items" in answer)) return false;
+    const judged = judgeFilteredList({
+      before: state.before,
+      after: state.before,
+      returned: answer.items,
+      pages: answer.pages,
+      filter: verdict.filter,
+      key: itemKey,
+      fields: fieldsOf(list),
+    });
+    return judged.status === "failed";
+  };
+  let culprit = cause.subject as FilterPart;
+  for (let depth = 0; depth < 8; depth += 1) {
+    let narrower: FilterPart | undefined;
+    for (const part of partsOf(culprit)) {
+      if (!(await answersWrongly(part))) continue;
+      narrower = part;
+      break;
+    }
+    if (!narrower) break;
+    culprit = narrower;
+  }
+  t.log(`${causeName(cause)}: narrowed to ${JSON.stringify(culprit)}`);
+  return { ...cause, parts: topOperators(culprit), subject: culprit };
+}
+
 /**
  * The judge of answers read only in part (see {@link judgeStably}): every item returned matches its filter, none
  * shows twice, and with `+order_by` they come in order.
@@ -253,6 +320,7 @@ export default defineSuite({
               pageSize: fc.constantFrom(max, fallback, min),
             }),
             defaultRuns: 12,
+            narrow: (cause) => narrowFilterCause(t, list, state, cause),
             predicate: async ({ filter, pageSize }) => {
               const verdict = checkFilter(filter.value, fields);
               if (verdict.status !== "valid")
@@ -300,6 +368,7 @@ export default defineSuite({
             name: named(`${list.operation.operationId}: +and is the intersection, +or the union`),
             arbitrary: fc.record({ a: one, b: one }),
             defaultRuns: 4,
+            narrow: (cause) => narrowFilterCause(t, list, state, cause),
             predicate: ({ a, b }) => {
               const filters = [
                 a.value,
