@@ -67,6 +67,8 @@ export interface CaseContextDeps {
   readonly reads: SharedReads;
   /** Whether the run's baseline holds the group of a failed assertion of this name (none: never). */
   readonly knownFailure?: (assertionName: string) => boolean;
+  /** Hears a case say it judges on thin evidence (`<suite>/<case>: <reason>`), for the run's warnings. */
+  readonly thinEvidence?: (note: string) => void;
 }
 
 /**
@@ -256,6 +258,8 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
       throw new CaseSkipped(reason);
     },
     knownFailure: (name) => deps.knownFailure?.(name) ?? false,
+    thinEvidence: (reason) =>
+      deps.thinEvidence?.(`${deps.suiteId}/${deps.caseId}: ${deps.secrets.scrub(reason)}`),
     label: (name) => deps.labels.make(name),
     cleanup(description, deletePath) {
       deps.ledger.record({ description, deletePath });

@@ -165,6 +165,11 @@ export interface CaseContext {
    */
   knownFailure(assertionName: string): boolean;
   /**
+   * Says the case judges on less than its properties need (`reason`: a list of one item where a filter needs
+   * several to select anything): the run ends with a warning naming the case, even when it passes.
+   */
+  thinEvidence(reason: string): void;
+  /**
    * Sends an idempotent read once per run, whatever suites ask for it: the first case to ask sends `read()` (its
    * exchange is judged there, once); a later case with the same `key` gets the same answer object without a
    * request, and a log line naming the case that read it. A read that throws is not kept. `key` must say all the

@@ -196,6 +196,7 @@ export function fakeCase(
     reuse: (_key, read) => read(),
     log: (message) => void record.logs.push(message),
     knownFailure: (name) => init.knownFailures?.includes(name) ?? false,
+    thinEvidence: (reason) => void record.logs.push(`thin evidence: ${reason}`),
   };
   return Object.assign(record, { t });
 }
