@@ -24,8 +24,16 @@ export function causeName(cause: RootCause): string {
   return `${where}${cause.rule}${parts.length > 0 ? ` with ${parts.join(" ")}` : ""}`;
 }
 
-/** Subsets of more parts than this are not tried (2^6 names at most). */
-const maxParts = 6;
+/** Known causes are tried with at most this many of a failure's parts (a narrowed cause names one or two). */
+const maxKnownParts = 3;
+
+/** Every combination of `size` items of `items`, in order. */
+function combinations<T>(items: readonly T[], size: number): T[][] {
+  if (size === 0) return [[]];
+  return items.flatMap((item, index) =>
+    combinations(items.slice(index + 1), size - 1).map((rest) => [item, ...rest]),
+  );
+}
 
 /**
  * Whether the run's baseline already holds a failure this cause could be: the same rule and operation with the same
@@ -34,10 +42,8 @@ const maxParts = 6;
 export function knownCause(t: CaseContext, cause: RootCause): boolean {
   const parts = [...new Set(cause.parts)].sort();
   if (t.knownFailure(causeName(cause))) return true;
-  if (parts.length === 0 || parts.length > maxParts) return false;
-  for (let mask = 1; mask < 1 << parts.length; mask += 1) {
-    const some = parts.filter((_part, index) => (mask & (1 << index)) !== 0);
-    if (t.knownFailure(causeName({ ...cause, parts: some }))) return true;
-  }
+  for (let size = 1; size <= Math.min(maxKnownParts, parts.length); size += 1)
+    for (const some of combinations(parts, size))
+      if (t.knownFailure(causeName({ ...cause, parts: some }))) return true;
   return false;
 }

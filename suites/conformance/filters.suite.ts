@@ -204,6 +204,9 @@ type FilterPart = Record<string, unknown>;
 /** The parts of a filter that stand alone as filters: each element of a `+and`/`+or`, each field key, each operator. */
 function partsOf(filter: FilterPart): FilterPart[] {
   const keys = Object.keys(filter).filter((key) => key !== "+order_by" && key !== "+order");
+  // First without its ordering: a wrong selection is then named without it.
+  if (keys.length > 0 && keys.length < Object.keys(filter).length)
+    return [Object.fromEntries(keys.map((key) => [key, filter[key]]))];
   if (keys.length > 1) return keys.map((key) => ({ [key]: filter[key] }));
   const [key] = keys;
   if (key === undefined) return [];

@@ -59,6 +59,13 @@ describe("root causes", () => {
     expect(knownCause(fake.t, filterCause("getThings", { "+or": [{ label: { "+neq": "a" } }] }))).toBe(true);
     expect(knownCause(fake.t, filterCause("getThings", filterOf("+neq")))).toBe(false);
     expect(knownCause(fake.t, filterCause("getOthers", filterOf("+or")))).toBe(false);
+    // However many operators the shrunk filter still holds (seven here, once missed).
+    const crowded = {
+      "+or": [{ a: { "+gt": 1, "+gte": 1, "+lte": 2 } }, { b: { "+neq": "x" } }],
+      "+order_by": "a",
+      "+order": "asc",
+    };
+    expect(knownCause(fake.t, filterCause("getThings", crowded))).toBe(true);
   });
 
   it("two properties finding the same defect record it under one name (one failure group)", async () => {
