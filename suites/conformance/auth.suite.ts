@@ -107,7 +107,7 @@ const judgedBeforeScope = new Set([400, 404, 405, 422]);
  * One row of the matrix: an operation called with one token, and whether it must be let through. Answers false
  * when a row that must be refused could not be judged (the target refused the probe itself first).
  */
-function judgeRow(
+export function judgeRow(
   t: CaseContext,
   operation: Operation,
   token: MintedToken,
