@@ -38,6 +38,7 @@ export * from "./toolkit/property.ts";
 export * from "./toolkit/readers.ts";
 export * from "./toolkit/resources.ts";
 export * from "./toolkit/responses.ts";
+export * from "./toolkit/root-cause.ts";
 export * from "./toolkit/waits.ts";
 
 // Lists and pagination: the list walker and stable snapshots, and the generators and oracles they judge with.

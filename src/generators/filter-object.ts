@@ -58,9 +58,12 @@ export interface FilterObjectConstraints {
 
 /** The scenarios a list's fields allow (comparisons need a numeric field, `+contains`/`+neq` a string one). */
 export function scenariosFor(fields: readonly FilterableField[]): FilterScenario[] {
-  const profiles = fields.map((field) => profileField(field, []));
+  const profiles = judgeable(fields).map((field) => profileField(field, []));
   return filterScenarios.filter((scenario) => builders(profiles, 2)[scenario] !== undefined);
 }
+
+/** Lenient fields are accepted but their narrowing is not promised: a filter on them judges nothing. */
+const judgeable = (fields: readonly FilterableField[]) => fields.filter((field) => !field.lenient);
 
 type Builders = Partial<Record<FilterScenario, fc.Arbitrary<FilterValue>>>;
 
@@ -178,7 +181,7 @@ function builders(profiles: readonly FieldProfile[], maxDepth: number): Builders
  * @public
  */
 export function filterObject(constraints: FilterObjectConstraints): fc.Arbitrary<Generated<FilterValue>> {
-  const profiles = constraints.fields.map((field) => profileField(field, constraints.items));
+  const profiles = judgeable(constraints.fields).map((field) => profileField(field, constraints.items));
   const available = builders(profiles, constraints.maxDepth ?? 3);
   const wanted = (constraints.scenarios ?? filterScenarios).filter((scenario) => available[scenario]);
   if (wanted.length === 0) {

@@ -35,7 +35,8 @@
  * avoids it, one of invalid filters never claims it): `+order_by` on a list-valued field, ordering keys inside
  * nested objects, `+order_by` on a field of several types (how an integer sorts against a string), empty
  * `+and`/`+or` arrays, equality with null or with a value of another type than the field's,
- * comparisons on non-numeric fields, `+contains`/`+neq` on non-string fields, empty operator objects.
+ * comparisons on non-numeric fields, `+contains`/`+neq` on non-string fields, empty operator objects, and any
+ * condition on a lenient field (`compute_id` of addresses: accepted, narrowing not promised).
  * @module
  */
 import type { FilterableField } from "../spec/types.ts";
@@ -74,7 +75,8 @@ export type UnspecifiedPoint =
   | "empty-logical"
   | "order-nested"
   | "order-by-list-field"
-  | "order-by-mixed-types";
+  | "order-by-mixed-types"
+  | "lenient-field";
 
 export interface FilterProblem<R extends string = FilterRule> {
   readonly rule: R;
@@ -261,6 +263,16 @@ function compileField(
   pointer: string,
   collector: Collector,
 ): Condition[] {
+  if (field.lenient) {
+    // Accepted, never refused; releases differ on whether it narrows the list (facts.md, "Address").
+    collector.open(
+      "lenient-field",
+      pointer,
+      `${field.name} is accepted but its narrowing is not promised`,
+      field.name,
+    );
+    return [];
+  }
   if (value === null) {
     collector.open("equality-null", pointer, `${field.name} equal to null`, field.name);
     return [];

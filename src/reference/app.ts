@@ -6,7 +6,9 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ApiSpec, OperationInfo, OperationMatch } from "../spec/types.ts";
+import { parsePointer } from "../spec/pointer.ts";
+import { refusedWithoutField } from "../spec/refused-without-field.ts";
+import type { ApiSpec, OperationInfo, OperationMatch, ValidationIssue } from "../spec/types.ts";
 import type { ReferenceBehaviour } from "./behaviour.ts";
 import type { Clock } from "./clock.ts";
 import type { Caller, HandlerContext, HandlerMap, ServerUrls } from "./context.ts";
@@ -148,7 +150,9 @@ export class ReferenceApp {
     const address = request.socket.remoteAddress ?? "unknown";
     const isPublic = operation.security.public;
     const headers: Record<string, string> = {
-      "X-Accepted-OAuth-Scopes": isPublic ? "*" : operation.security.scopes.join(" "),
+      // An operation any valid token may call (getProfile) accepts every scope: `*`, as the real service says.
+      "X-Accepted-OAuth-Scopes":
+        isPublic || operation.security.scopes.length === 0 ? "*" : operation.security.scopes.join(" "),
     };
     const rate = limiter.take(isPublic || !token ? `ip:${address}` : `token:${token.id}`, operation);
     headers["X-RateLimit-Limit"] = String(rate.limit);
@@ -246,6 +250,13 @@ export class ReferenceApp {
     const validator = this.services.spec.validators.request(operation.operationId, contentType);
     const outcome = validator ? validator(value) : { valid: true as const };
     if (outcome.valid) return { kind: "ok", value };
-    return { kind: "refused", reply: badRequest(issuesToErrors(outcome.issues)) };
+    // A value the description says is refused naming no field is left to the handler, which says why in the
+    // service's words (allocateIP's `type`).
+    const unnamed = (issue: ValidationIssue) =>
+      refusedWithoutField(this.services.spec, operation.operationId, parsePointer(issue.instancePath) ?? []);
+    const named = outcome.issues.filter((issue) => !unnamed(issue));
+    if (named.length === 0) return { kind: "ok", value };
+    const withoutField = issuesToErrors(outcome.issues.filter(unnamed)).map(({ reason }) => ({ reason }));
+    return { kind: "refused", reply: badRequest([...issuesToErrors(named), ...withoutField]) };
   }
 }

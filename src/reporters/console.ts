@@ -339,6 +339,14 @@ export function createConsoleReporter(
       );
       for (const one of cleanup.failed) print(`  ${terminalSafe(one, true)}`);
     }
+    // The run's end warnings (thin evidence) as one section, before the verdict; others were said as they came.
+    const ending = record.warnings.filter((warning) => warning.startsWith("warning: "));
+    if (ending.length > 0) {
+      print("");
+      print(paint("yellow", `Warnings (${ending.length}): the evidence is thinner than the verdict says`));
+      for (const warning of ending)
+        print(`  ${paint("yellow", "⚠")} ${terminalSafe(warning.slice(9), true)}`);
+    }
     const status = record.status;
     const counts = record.counts;
     const verdict =
@@ -356,6 +364,7 @@ export function createConsoleReporter(
         ? []
         : [`p50 ${formatDuration(latency.p50Ms)}, p99 ${formatDuration(latency.p99Ms ?? 0)}`]),
       ...(record.durationMs === undefined ? [] : [formatDuration(record.durationMs)]),
+      ...(ending.length > 0 ? [counted(ending.length, "warning")] : []),
     ];
     print("");
     print(`${verdict}  ${facts.join(paint("gray", " · "))}`);
@@ -421,6 +430,8 @@ export function createConsoleReporter(
     },
     warning: (event) => {
       record.hooks.warning(event);
+      // The run's end warnings are printed together in the summary's warnings section.
+      if (event.message.startsWith("warning: ")) return;
       print(`${paint("yellow", "⚠")} ${terminalSafe(event.message, true)}`);
       drawBar(true);
     },

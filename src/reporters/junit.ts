@@ -127,7 +127,8 @@ export function junitXml(record: RunRecord): string {
   for (const suite of record.suites.values()) {
     const unfinished = open.get(suite.id) ?? [];
     if (!suite.started && suite.cases.length === 0 && unfinished.length === 0) continue;
-    suites.push(testsuite(record, suite, unfinished, insecure, total, groups));
+    // The run's warnings go with the first suite's properties (JUnit has no place for the run's own).
+    suites.push(testsuite(record, suite, unfinished, insecure, total, groups, suites.length === 0));
   }
   const runTime = record.durationMs ?? total.timeMs;
   return [
@@ -146,6 +147,7 @@ function testsuite(
   insecure: boolean,
   total: Tally,
   groups: GroupsTold,
+  withWarnings: boolean,
 ): string {
   const started = record.started!;
   const names = uniqueNames([...suite.cases, ...unfinished]);
@@ -194,6 +196,9 @@ function testsuite(
         ]
       : []),
   ];
+  if (withWarnings)
+    for (const [index, warning] of record.warnings.entries())
+      properties.push([`conform.warning.${index + 1}`, warning]);
   for (const event of suite.cases) {
     if (!event.reproduction) continue;
     properties.push([`conform.case.${event.caseId}.seed`, event.reproduction.seed]);

@@ -142,6 +142,10 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
       `**Cleanup left ${cleanupFailed.length} resource(s) behind**: ${cleanupFailed.map((one) => codeSpan(one)).join(", ")}`,
     );
   }
+  if (record.warnings.length > 0) {
+    lines.push("", `**Warnings (${record.warnings.length})**:`, "");
+    for (const warning of record.warnings) lines.push(`- ${escapeMarkdown(warning)}`);
+  }
   const coverage = record.coverage();
   const exercised = record.exercisedOperations();
   const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);

@@ -65,6 +65,10 @@ export interface CaseContextDeps {
   readonly shared: Map<string, unknown>;
   /** The run's shared idempotent reads (`t.reuse`). */
   readonly reads: SharedReads;
+  /** Whether the run's baseline holds the group of a failed assertion of this name (none: never). */
+  readonly knownFailure?: (assertionName: string) => boolean;
+  /** Hears a case say it judges on thin evidence (`<suite>/<case>: <reason>`), for the run's warnings. */
+  readonly thinEvidence?: (note: string) => void;
 }
 
 /**
@@ -254,6 +258,9 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     skip(reason) {
       throw new CaseSkipped(reason);
     },
+    knownFailure: (name) => deps.knownFailure?.(name) ?? false,
+    thinEvidence: (reason) =>
+      deps.thinEvidence?.(`${deps.suiteId}/${deps.caseId}: ${deps.secrets.scrub(reason)}`),
     label: (name) => deps.labels.make(name),
     cleanup(description, deletePath) {
       deps.ledger.record({ description, deletePath });

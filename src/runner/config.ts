@@ -40,6 +40,8 @@ export interface RunConfig {
   readonly allowWrites: boolean;
   /** Stop starting new cases after this many failures (0: never stop). */
   readonly maxFailures: number;
+  /** A run whose end has warnings (thin evidence: left-out cases, refusals, waits, checks judging nothing) exits 1. */
+  readonly warningsAsErrors: boolean;
   /** A body above this, as received or decoded, is not read further: the exchange fails "answer too large". */
   readonly maxResponseBytes: number;
   /** Body bytes kept with each failing exchange in the reports (the rest is cut, saying so). */
@@ -93,6 +95,7 @@ export const runConfigDefaults = Object.freeze({
   reporters: ["console", "json", "junit", "html", "markdown"],
   allowWrites: false,
   maxFailures: 0,
+  warningsAsErrors: false,
   maxResponseBytes: 4 * 1024 * 1024,
   keptBodyBytes: 64 * 1024,
   keptReportBytes: 16 * 1024 * 1024,

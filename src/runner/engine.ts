@@ -23,6 +23,7 @@ import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
+import { runWarnings } from "./run-warnings.ts";
 import { SharedReads } from "./shared-reads.ts";
 import { StrayErrors } from "./stray-errors.ts";
 import type { Suite, SuiteCase, SuiteHooks, TargetInfo } from "./suite-api.ts";
@@ -133,6 +134,16 @@ function verdictOf(
   return { status: "passed", exitCode: ExitCode.ok };
 }
 
+/** With `--warnings-as-errors`, a run that would pass exits 1 when it has warnings (its status says what it judged). */
+function withWarnings(
+  verdict: Pick<RunFinished, "status" | "exitCode">,
+  warnings: number,
+): Pick<RunFinished, "status" | "exitCode"> {
+  return warnings > 0 && verdict.exitCode === ExitCode.ok
+    ? { ...verdict, exitCode: ExitCode.checkFailed }
+    : verdict;
+}
+
 export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const { spec, target, config, bus, signal } = input;
   const started = performance.now();
@@ -142,8 +153,12 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   const login = suiteOptions.login as { password?: unknown } | undefined;
   if (typeof login?.password === "string") secrets.add(login.password);
   // The pacing key is `<operation>\u0000<caller>`: the limit is named by its operation, never by the token.
-  const announceWait = (key: string, waitMs: number, reason: "window" | "budget" | "retry-after") =>
+  let waitedMs = 0;
+  const thinNotes: string[] = [];
+  const announceWait = (key: string, waitMs: number, reason: "window" | "budget" | "retry-after") => {
+    waitedMs += waitMs;
     bus.emit({ type: "rate-limit-wait", limit: key.split("\u0000")[0] ?? key, waitMs, reason });
+  };
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     ca: target.ca,
@@ -195,8 +210,13 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     keptBodies: new KeptBodies(config.keptBodyBytes, config.keptReportBytes),
     strays: new StrayErrors(),
     reads: new SharedReads(),
+    thinEvidence: (note: string) => thinNotes.push(note),
+    ...(config.baseline
+      ? { knownFailure: (name: string) => config.baseline!.groups.has(groups.idOf(`assert:${name}`, "").id) }
+      : {}),
   };
   const totals = emptyCounts();
+  const skippedReasons: string[] = [];
 
   const planned: PlannedSuite[] = [...input.suites, ...input.refused.map((entry) => entry.suite)].map(
     (suite) => ({ id: suite.id, title: suite.title, tags: suite.tags, cases: suite.cases.length }),
@@ -245,6 +265,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         reason === undefined ? await runCase(deps, suite, entry, shared) : skippedCase(reason);
       totals[outcome.status] += 1;
       counts[outcome.status] += 1;
+      if (outcome.status === "skipped" && !refusal) skippedReasons.push(outcome.skipReason ?? "no reason");
       bus.emit({
         type: "case-finished",
         suiteId: suite.id,
@@ -296,6 +317,19 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     stopStrays?.();
   }
 
+  // What the run's evidence lacks, said at its end (a green run stays green unless --warnings-as-errors).
+  const warnings = runWarnings({
+    durationMs: performance.now() - started,
+    cases: totals.passed + totals.failed + totals.errored + totals.skipped + totals.interrupted,
+    skipped: skippedReasons,
+    refused: input.refused.map((entry) => ({ suite: entry.suite.id, reason: entry.reason })),
+    answers: judge.answers(),
+    waitedMs,
+    checksNeverJudged: judge.checksNeverJudged(),
+    exchanges: judge.exchanges,
+    thin: thinNotes,
+  });
+  for (const message of warnings) bus.emit({ type: "warning", message: `warning: ${message}` });
   const summary = groups.summary();
   // Suites that ran to their end, so a baseline group of theirs that did not fail is fixed.
   const suitesRun = new Set(signal.aborted ? [] : input.suites.map((suite) => suite.id));
@@ -314,7 +348,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     runId: input.runId,
     finishedAt: new Date().toISOString(),
     durationMs: performance.now() - started,
-    ...verdictOf(totals, signal, baseline),
+    ...withWarnings(verdictOf(totals, signal, baseline), config.warningsAsErrors ? warnings.length : 0),
     counts: totals,
     exchanges: judge.exchanges,
     coverage: judge.coverage(),

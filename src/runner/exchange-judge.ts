@@ -20,6 +20,10 @@ export class ExchangeJudge {
   readonly #spec: ApiSpec;
   readonly #checks: readonly CheckDefinition[];
   readonly #statusesSeen = new Map<string, Set<number>>();
+  readonly #answers = new Map<string, { total: number; refused: number }>();
+  /** Checks that passed or failed at least once; for the others, their first skip reason. */
+  readonly #judgedChecks = new Set<string>();
+  readonly #firstSkip = new Map<string, string>();
   #exchanges = 0;
 
   constructor(spec: ApiSpec, checks: readonly CheckDefinition[]) {
@@ -52,6 +56,10 @@ export class ExchangeJudge {
       const seen = this.#statusesSeen.get(operationId);
       if (seen) seen.add(response.status);
       else this.#statusesSeen.set(operationId, new Set([response.status]));
+      const answers = this.#answers.get(operationId) ?? { total: 0, refused: 0 };
+      answers.total += 1;
+      if (response.status === 401 || response.status === 403 || response.status === 404) answers.refused += 1;
+      this.#answers.set(operationId, answers);
     }
     const operation = operationId ? this.#spec.operations.byId(operationId) : undefined;
     // One shape for every context (no spread): `recording` is set only when judging a recording.
@@ -73,9 +81,26 @@ export class ExchangeJudge {
           message: `check ${definition.id} crashed: ${(error as Error)?.message ?? error}`,
         };
       }
+      if (outcome.status === "skipped") {
+        if (!this.#judgedChecks.has(definition.id) && !this.#firstSkip.has(definition.id))
+          this.#firstSkip.set(definition.id, outcome.reason);
+      } else this.#judgedChecks.add(definition.id);
       if (outcome.status === "passed") tally.countPass();
       else record({ checkId: definition.id, exchangeId: exchange.id, outcome }, exchange);
     }
+  }
+
+  /** Answers per operation, and how many were 401, 403 or 404 (the run's warnings). */
+  answers(): ReadonlyMap<string, { readonly total: number; readonly refused: number }> {
+    return this.#answers;
+  }
+
+  /** Enabled checks that never passed nor failed, with their first skip reason (the run's warnings). */
+  checksNeverJudged(): Map<string, string | undefined> {
+    const never = new Map<string, string | undefined>();
+    for (const { id } of this.#checks)
+      if (!this.#judgedChecks.has(id)) never.set(id, this.#firstSkip.get(id));
+    return never;
   }
 
   /** Every operation of the description with the statuses its answers had. */

@@ -77,7 +77,7 @@ export interface TargetInfo {
 
 /** What a login driver gets: the authorization URL to start from and the user to log in. */
 export interface LoginRequest {
-  /** `{auth_url}/oauth/authorize?client_id=...&response_type=...&scope=...&state=...` */
+  /** `{auth_url}/oauth/authorize?client_id=...&response_type=...&scopes=...&state=...` */
   readonly authorizeUrl: string;
   /** The client's registered redirect URI: the login ends when the user is sent there. */
   readonly redirectUri: string;
@@ -165,6 +165,16 @@ export interface CaseContext {
   reproduce(reproduction: Reproduction): void;
   /** Shares a value with later cases of the same suite. */
   readonly shared: Map<string, unknown>;
+  /**
+   * True when the run's `--baseline` already holds the failure group a failed assertion of this name opens (a
+   * property searches on past a known defect for another); always false without a baseline.
+   */
+  knownFailure(assertionName: string): boolean;
+  /**
+   * Says the case judges on less than its properties need (`reason`: a list of one item where a filter needs
+   * several to select anything): the run ends with a warning naming the case, even when it passes.
+   */
+  thinEvidence(reason: string): void;
   /**
    * Sends an idempotent read once per run, whatever suites ask for it: the first case to ask sends `read()` (its
    * exchange is judged there, once); a later case with the same `key` gets the same answer object without a

@@ -20,6 +20,7 @@ export interface ListShape {
 const notAList: ListShape = { paginated: false, filterableFields: [] };
 const envelope = ["page", "pages", "results"] as const;
 const filterableExtension = /^x-(?:[\w.-]+-)?filterable$/i;
+const lenientExtension = /^x-(?:[\w.-]+-)?filter-lenient$/i;
 
 /** The list shape of a success body schema (`undefined` when the success response has no schema). */
 export function listShape(document: unknown, dialect: SpecDialect, schema: unknown): ListShape {
@@ -93,6 +94,7 @@ function collectFields(
       ...(itemType !== undefined && itemType !== "object" && itemType !== "array" ? { itemType } : {}),
       nullable,
       extension,
+      ...(declarations.some(isLenient) ? { lenient: true as const } : {}),
       ...(parents.length > 0 ? { path } : {}),
       ...(type !== "array" && scalars.length > 1 ? { types: scalars } : {}),
     });
@@ -105,6 +107,14 @@ function first<T, R>(list: readonly T[], pick: (item: T) => R | undefined): R | 
     if (picked !== undefined) return picked;
   }
   return undefined;
+}
+
+/** A property marked `x-*-filter-lenient: true`: accepted as a filter key, its narrowing not promised. */
+function isLenient(property: unknown): boolean {
+  return (
+    isObject(property) &&
+    Object.entries(property).some(([key, value]) => value === true && lenientExtension.test(key))
+  );
 }
 
 /** The `x-*-filterable` extension set to true on a property or on a schema it references. */

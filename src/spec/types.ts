@@ -32,6 +32,11 @@ export interface FilterableField {
   /** The vendor extension that marked it, e.g. `x-compute-filterable`. */
   readonly extension: string;
   /**
+   * A key on it is accepted but whether the list is narrowed by it is not promised (`x-*-filter-lenient: true`
+   * beside the mark): a filter naming it is valid and its results are not judged.
+   */
+  readonly lenient?: true;
+  /**
    * For a field inside an object property of the item (`entity.id`), the property names from the item down
    * (`["entity", "id"]`); `name` is them joined by dots, the key X-Filter names it by. Absent for a top-level field.
    */

@@ -11,6 +11,7 @@ import { apiFacts } from "../spec/conventions.ts";
 import { fewKeys, filterHeader, type Item, itemKey, type ListAnswer, pageHolding } from "./lists.ts";
 import type { Falsified, Verdict } from "./property.ts";
 import { errorsOf } from "./responses.ts";
+import type { RootCause } from "./root-cause.ts";
 
 /** What is wrong with a filtered answer, by item key. */
 export interface AnswerDefect {
@@ -126,6 +127,25 @@ export function judgeReversed(
     desc,
     { expected: [...ascKeys].reverse(), missing: [], extra: [], misplaced: itemKey(reversed[at]!) },
   );
+}
+
+/** The operators a filter uses, at any depth (`+or`, `+neq`, `+order_by` ...): the ingredients of its root cause. */
+function operatorsOf(filter: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(filter)) for (const item of filter) operatorsOf(item, into);
+  else if (typeof filter === "object" && filter !== null)
+    for (const [key, value] of Object.entries(filter)) {
+      if (key.startsWith("+")) into.add(key);
+      operatorsOf(value, into);
+    }
+  return into;
+}
+
+/**
+ * The root cause of a wrong answer to `filter` on `operationId`: the answer to X-Filter with these operators is
+ * wrong, whichever property asked (the oracle's judgement, `+and`/`+or` against their parts, ...).
+ */
+export function filterCause(operationId: string, filter: unknown): RootCause {
+  return { rule: "X-Filter answers wrongly", operationId, parts: [...operatorsOf(filter)], subject: filter };
 }
 
 /** A failed filter judgement in one line: what was left out, returned wrongly or twice, or out of order. */

@@ -199,7 +199,9 @@ export async function logIn(
   credentials: { readonly username: string; readonly password: string },
 ): Promise<LoginOutcome> {
   const state = randomBytes(6).toString("hex");
-  const query = { client_id: client.id, response_type: request.responseType, scope: request.scope, state };
+  // The authorization URL takes `scopes`, comma-separated (facts.md); a token's list is space-separated.
+  const scopes = request.scope.split(/\s+/).filter(Boolean).join(",");
+  const query = { client_id: client.id, response_type: request.responseType, scopes, state };
   const url = authorizeUrl(t, query);
   try {
     const landed = await loginDriverFor(t)({

@@ -13,6 +13,11 @@
  *   falsified property of a case gives the reproduction; later ones are logged;
  * - interrupted (the run's signal), nothing: the case ends skipped by the property and `interrupted` by the engine.
  *
+ * A verdict that names its root cause ({@link Falsified.cause}) is recorded under the cause's name, not the
+ * property's. With `--baseline`, a value whose failure a known cause explains counts as passing while the search
+ * goes on (so a second defect in the same area is found, not hidden behind the known one); when no other defect
+ * turns up, the known one is recorded as it was found, so it stays known rather than reported fixed.
+ *
  * A run that replays one property (`t.replay`) runs that property alone, from fast-check's path; every other
  * property is not run (logged once per runner).
  * @module
@@ -21,6 +26,7 @@ import fc from "fast-check";
 import { shellQuote } from "../core/shell-quote.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
+import { causeName, knownCause, type RootCause } from "./root-cause.ts";
 
 /**
  * What is wrong with one value, with what shows it: the response that answered wrongly (the failure points at its
@@ -32,6 +38,12 @@ export interface Falsified {
   readonly response?: LiveResponse;
   readonly expected?: unknown;
   readonly actual?: unknown;
+  /**
+   * What failed, apart from the property that found it: the falsification is recorded under its name (one failure
+   * group whichever property or seed finds the defect), and with `--baseline` a known cause is passed over while
+   * the property searches on for another defect.
+   */
+  readonly cause?: RootCause;
 }
 
 /** What a predicate says about one value: true, or what is wrong (in a line, or with what shows it). */
@@ -63,6 +75,12 @@ export interface PropertyOptions<T> {
   readonly predicate: (value: T) => Promise<Verdict | readonly Expectation[]>;
   /** What a report may show of a value (write-only fields redacted). */
   readonly show?: (value: T) => unknown;
+  /**
+   * Narrows the root cause of the falsification it records to the part of the input at fault (a filter's smallest
+   * part the target still answers wrongly), so the same defect is named the same whatever else the shrunk value
+   * still holds. Called once per recorded falsification, not during the search.
+   */
+  readonly narrow?: (cause: RootCause) => Promise<RootCause>;
 }
 
 export interface PropertyOutcome<T> {
@@ -92,6 +110,14 @@ function isExpectations(said: Verdict | readonly Expectation[]): said is readonl
 function falsifiedOf(verdict: Verdict): Falsified | undefined {
   if (verdict === true) return undefined;
   return typeof verdict === "string" ? { message: verdict } : verdict;
+}
+
+const knownFalsified = "falsified by a defect the baseline knows (passed over while searching for another)";
+
+/** What a falsified value showed: the expectations checked and the verdict, if the predicate gave one. */
+interface Falsification {
+  readonly expectations: readonly Expectation[];
+  readonly verdict?: Falsified;
 }
 
 function nonNegativeInteger(value: unknown): number | undefined {
@@ -136,7 +162,8 @@ export class PropertyRunner {
     const progress = t.hooks.progress;
     const checked = new Map<string, Expectation>();
     let evaluations = 0;
-    let last: { readonly expectations: readonly Expectation[]; readonly verdict?: Falsified } | undefined;
+    let last: Falsification | undefined;
+    let known: (Falsification & { readonly value: T }) | undefined;
     let thrown: { readonly error: unknown } | undefined;
     const details = await fc.check(
       fc.asyncProperty(options.arbitrary, async (value) => {
@@ -160,6 +187,11 @@ export class PropertyRunner {
         for (const expectation of expectations)
           if (!checked.has(expectation.name)) checked.set(expectation.name, expectation);
         if (expectations.every((expectation) => expectation.ok)) return true;
+        if (verdict?.cause && knownCause(t, verdict.cause)) {
+          // A known defect: kept to report, passed over so the search goes on for another one.
+          known ??= { expectations, verdict, value };
+          return true;
+        }
         last = { expectations, ...(verdict ? { verdict } : {}) };
         return false;
       }),
@@ -179,7 +211,9 @@ export class PropertyRunner {
     if (!details.failed && checked.size > 0) {
       for (const expectation of checked.values())
         t.expect(expectation.name, true, expectation.response ? { response: expectation.response } : {});
-      return { passed: true, judged: true, runs: details.numRuns };
+      // A known defect passed over, and no other found: recorded as found, so it stays known (not "fixed").
+      if (known) await this.#record(options, asked, known, known.value, knownFalsified);
+      return { passed: !known, judged: true, runs: details.numRuns };
     }
     if (thrown && !last) throw thrown.error;
     if (!last) {
@@ -189,24 +223,49 @@ export class PropertyRunner {
       return { passed: false, judged: false, runs: details.numRuns };
     }
     const counterexample = details.counterexample?.[0] as T;
-    const shown = options.show ? options.show(counterexample) : counterexample;
     const falsified = `falsified after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s)`;
-    const path = details.counterexamplePath ?? undefined;
+    await this.#record(
+      options,
+      asked,
+      last,
+      counterexample,
+      falsified,
+      details.counterexamplePath ?? undefined,
+    );
+    if (known) await this.#record(options, asked, known, known.value, knownFalsified);
+    return { passed: false, judged: true, runs: details.numRuns, counterexample };
+  }
+
+  /**
+   * Records a falsification's expectations with its reproduction: a verdict that names its root cause under the
+   * cause's name (its failure group is the defect's, whichever property found it), the others under their own.
+   */
+  async #record<T>(
+    options: PropertyOptions<T>,
+    asked: number,
+    falsification: Falsification,
+    counterexample: T,
+    falsified: string,
+    path?: string,
+  ): Promise<void> {
+    const t = this.#t;
+    const shown = options.show ? options.show(counterexample) : counterexample;
     const reproduction = {
       seed: t.seed,
       ...(path ? { path } : {}),
       counterexample: shown,
       replay: this.#replay(asked, options.name, path),
     };
-    for (const expectation of last.expectations) {
-      const verdict = expectation.ok ? undefined : last.verdict;
+    for (const expectation of falsification.expectations) {
+      const verdict = expectation.ok ? undefined : falsification.verdict;
       if (verdict) {
+        const cause = verdict.cause && options.narrow ? await options.narrow(verdict.cause) : verdict.cause;
         // The verdict's own exchange (the request that answered wrongly), else the case's latest one.
-        t.expect(expectation.name, false, {
+        t.expect(cause ? causeName(cause) : expectation.name, false, {
           expected: verdict.expected,
           actual: "actual" in verdict ? verdict.actual : shown,
-          // The assertion's name is the property's: the message says what happened, not the name again.
-          message: `${falsified}: ${verdict.message}`,
+          // The assertion's name is the property's (or the cause's): the message says what happened.
+          message: `${cause ? `${options.name} ` : ""}${falsified}: ${verdict.message}`,
           ...(verdict.response === undefined ? {} : { response: verdict.response }),
           reproduction,
         });
@@ -225,7 +284,6 @@ export class PropertyRunner {
       this.#reproduced = true;
       t.reproduce(reproduction);
     }
-    return { passed: false, judged: true, runs: details.numRuns, counterexample };
   }
 
   /** Whether the run's replay names this case and property. */

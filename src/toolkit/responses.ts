@@ -169,10 +169,27 @@ export function expectDocumentedHeader(
   const operation = operationId ? t.spec.operations.byId(operationId) : undefined;
   const notDocumented = operation ? headerNotDocumented(operation, response.status, header) : undefined;
   if (notDocumented) {
-    t.log(`${context.where}: ${header} not judged: ${notDocumented}`);
+    logOncePerCase(t, header, `${context.where}: ${header} not judged: ${notDocumented}`);
     return true;
   }
   return expectHeader(t, name, response, header, accept, context);
+}
+
+const loggedReasons = new WeakMap<CaseContext, Set<string>>();
+
+/**
+ * Logs `line` the first time a case meets `key` (a header); later ones are not logged: on a large description one
+ * case meets an undocumented header on thousands of answers (2,271 lines once), and the first says what happens.
+ */
+function logOncePerCase(t: CaseContext, key: string, line: string): void {
+  let seen = loggedReasons.get(t);
+  if (!seen) {
+    seen = new Set();
+    loggedReasons.set(t, seen);
+  }
+  if (seen.has(key)) return;
+  seen.add(key);
+  t.log(`${line} (said once per case: later answers without it are not logged)`);
 }
 
 /**

@@ -90,3 +90,24 @@ export async function mintOrSkip(t: CaseContext, name: string, scopes: string): 
     `the target refused to mint a token with scopes "${scopes}" (${outcome.response.status}); the run's token may lack account:read_write or those scopes`,
   );
 }
+
+/**
+ * The run token's scopes as the target says them (`X-OAuth-Scopes` on `response`), for minting tokens that may not
+ * exceed them. A value the description's scope list refuses (a mock's placeholder, say) is the target's fault: it
+ * fails an assertion of the case, and the answer is undefined, so no request of ours is built from it (which would
+ * error the case as the suite's own defect).
+ */
+export function runTokenScopes(t: CaseContext, response: LiveResponse): string | undefined {
+  const scopes = response.headers["x-oauth-scopes"];
+  if (scopes === undefined) return undefined;
+  const validate = t.spec.validators.request(requireOperation(t, "createPersonalAccessToken").operationId);
+  const outcome = validate?.({ label: "conform-scopes-probe", scopes });
+  const refused = outcome && !outcome.valid && outcome.issues.some((issue) => issue.field === "scopes");
+  t.expect("X-OAuth-Scopes names scopes of the description's list", !refused, {
+    message: `X-OAuth-Scopes is ${JSON.stringify(scopes)}: not a scope list the description knows`,
+    expected: "*, or <area>:read_only / <area>:read_write separated by spaces",
+    actual: scopes,
+    response,
+  });
+  return refused ? undefined : scopes;
+}

@@ -34,6 +34,8 @@ import {
   shiftBetween,
 } from "../oracles/pagination-oracle.ts";
 import { conventionsOf } from "../spec/conventions.ts";
+import { parsePointer } from "../spec/pointer.ts";
+import { refusedWithoutField } from "../spec/refused-without-field.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 
 /** The ids of the judgements, as results name them. */
@@ -313,7 +315,11 @@ export class ObservedJudge {
     const outcome = validate?.(value);
     if (!outcome || outcome.valid) return undefined;
     const issue = outcome.issues.find((entry) => entry.field !== "");
-    return issue ? `field ${issue.field}` : undefined;
+    if (!issue) return undefined;
+    const tokens = parsePointer(issue.instancePath) ?? [];
+    // The description says a refusal of this value names no field (x-*-refused-without-field).
+    if (refusedWithoutField(this.#spec, operation.operationId, tokens)) return undefined;
+    return `field ${issue.field}`;
   }
 
   #rateLimit(

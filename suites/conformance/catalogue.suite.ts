@@ -9,6 +9,7 @@ import {
   conventionsOf,
   defineSuite,
   expectBody,
+  expectPage,
   pathOf,
   requireOperation,
   shape,
@@ -47,11 +48,26 @@ async function readAllPages(
       expected: expectedPages,
       actual: body.pages,
     });
-    const expectedLength = page < body.pages ? pageSize : body.results - pageSize * (body.pages - 1);
-    t.expect(`${path} page ${page} holds ${expectedLength} items`, body.data.length === expectedLength, {
-      expected: expectedLength,
-      actual: body.data.length,
-    });
+    // The page's length follows from `results` alone (the pagination oracle), never from the answer's own
+    // `pages`: a wrong `pages` once made this say "page 3 holds -16 items".
+    const slice = expectPage(
+      { page: String(page), page_size: String(pageSize) },
+      body.results,
+      conventionsOf(t.spec).pageSize,
+    );
+    if (slice.status !== "page" || !Number.isInteger(body.results) || body.results < 0) {
+      t.expect(`${path} page ${page} says how many results the list has`, false, {
+        expected: "results: a non-negative integer",
+        actual: body.results,
+      });
+    } else {
+      const expectedLength = slice.end - slice.start;
+      t.expect(`${path} page ${page} holds the items of its slice`, body.data.length === expectedLength, {
+        message: `${path} page ${page} of ${body.results} results at page_size ${pageSize} holds ${body.data.length} items, not ${expectedLength}`,
+        expected: expectedLength,
+        actual: body.data.length,
+      });
+    }
     items.push(...body.data);
   }
   const ids = items.map((item) => item.id);

@@ -23,6 +23,7 @@ import {
   type CaseContext,
   type CreateDelete,
   call,
+  causeName,
   checkFilter,
   chooseImage,
   chooseType,
@@ -36,6 +37,7 @@ import {
   expectCreated,
   type FilterScenario,
   type FilterValue,
+  filterCause,
   filterFalsified,
   filterFieldValue,
   filterHeader,
@@ -57,6 +59,7 @@ import {
   type ListTarget,
   mutationsOf,
   PropertyRunner,
+  type RootCause,
   readAll,
   readAnswers,
   readableLists,
@@ -198,6 +201,74 @@ async function eachFilterable(
   );
 }
 
+type FilterPart = Record<string, unknown>;
+
+/** The parts of a filter that stand alone as filters: each element of a `+and`/`+or`, each field key, each operator. */
+function partsOf(filter: FilterPart): FilterPart[] {
+  const keys = Object.keys(filter).filter((key) => key !== "+order_by" && key !== "+order");
+  // First without its ordering: a wrong selection is then named without it.
+  if (keys.length > 0 && keys.length < Object.keys(filter).length)
+    return [Object.fromEntries(keys.map((key) => [key, filter[key]]))];
+  if (keys.length > 1) return keys.map((key) => ({ [key]: filter[key] }));
+  const [key] = keys;
+  if (key === undefined) return [];
+  const value = filter[key];
+  if (key === "+and" || key === "+or")
+    return Array.isArray(value) ? value.filter((part): part is FilterPart => typeof part === "object") : [];
+  const operators = typeof value === "object" && value !== null ? Object.keys(value) : [];
+  return operators.length > 1
+    ? operators.map((operator) => ({ [key]: { [operator]: (value as FilterPart)[operator] } }))
+    : [];
+}
+
+/** The operator a filter part tests at its own top: `+or`, `+neq`, `=` for an equality. */
+function topOperators(filter: FilterPart): string[] {
+  return Object.entries(filter).flatMap(([key, value]) => {
+    if (key.startsWith("+")) return [key];
+    return typeof value === "object" && value !== null ? Object.keys(value) : ["="];
+  });
+}
+
+/**
+ * Narrows a wrong answer's cause to the smallest part of its filter the target still answers wrongly on its own
+ * (each part read as a filter of its own and judged by the oracle against the unfiltered collection), named by
+ * that part's own operator: a defect in `+or` is `+or` whatever the shrunk filter still nests. Only on a list read
+ * whole; a part that cannot be judged ends the narrowing where it is.
+ */
+async function narrowFilterCause(t: CaseContext, list: ListTarget, state: Snapshots, cause: RootCause) {
+  if (!state.complete || typeof cause.subject !== "object" || cause.subject === null) return cause;
+  const pageSize = conventionsOf(t.spec).pageSize.max;
+  const answersWrongly = async (part: FilterPart) => {
+    const verdict = checkFilter(part, fieldsOf(list));
+    if (verdict.status !== "valid") return false;
+    const answer = await readAll(t, list, pageSize, part);
+    if (!("items" in answer)) return false;
+    const judged = judgeFilteredList({
+      before: state.before,
+      after: state.before,
+      returned: answer.items,
+      pages: answer.pages,
+      filter: verdict.filter,
+      key: itemKey,
+      fields: fieldsOf(list),
+    });
+    return judged.status === "failed";
+  };
+  let culprit = cause.subject as FilterPart;
+  for (let depth = 0; depth < 8; depth += 1) {
+    let narrower: FilterPart | undefined;
+    for (const part of partsOf(culprit)) {
+      if (!(await answersWrongly(part))) continue;
+      narrower = part;
+      break;
+    }
+    if (!narrower) break;
+    culprit = narrower;
+  }
+  t.log(`${causeName(cause)}: narrowed to ${JSON.stringify(culprit)}`);
+  return { ...cause, parts: topOperators(culprit), subject: culprit };
+}
+
 /**
  * The judge of answers read only in part (see {@link judgeStably}): every item returned matches its filter, none
  * shows twice, and with `+order_by` they come in order. An item pushed on to the next page by items added while
@@ -217,7 +288,10 @@ function soundAnswers(
       const judgement = judgeFilteredPages({ returned, filter: verdict.filter, key: itemKey });
       if (judgement.status === "failed") {
         const message = `${JSON.stringify(filters[index])} on the ${answer.pages} pages read: ${describeFilterJudgement(judgement)}`;
-        return filterFalsified(answer, judgement, message);
+        return {
+          ...filterFalsified(answer, judgement, message),
+          cause: filterCause(list.operation.operationId, filters[index]),
+        };
       }
     }
     return true;
@@ -254,6 +328,7 @@ export default defineSuite({
               pageSize: fc.constantFrom(max, fallback, min),
             }),
             defaultRuns: 12,
+            narrow: (cause) => narrowFilterCause(t, list, state, cause),
             predicate: async ({ filter, pageSize }) => {
               const verdict = checkFilter(filter.value, fields);
               if (verdict.status !== "valid")
@@ -274,8 +349,11 @@ export default defineSuite({
                     fields,
                   });
                   if (judgement.status === "inconclusive") return undefined;
-                  // Failed: the verdict points at the filtered request that answered wrongly, with the ids.
-                  return judgement.status === "passed" ? true : filterFalsified(answer, judgement);
+                  // Failed: the verdict points at the filtered request that answered wrongly, with the ids, and
+                  // names the defect by the filter's operators (the same group whichever property finds it).
+                  if (judgement.status === "passed") return true;
+                  const cause = filterCause(list.operation.operationId, filter.value);
+                  return { ...filterFalsified(answer, judgement), cause };
                 },
                 soundAnswers(t, list, [filter.value]),
               );
@@ -298,6 +376,7 @@ export default defineSuite({
             name: named(`${list.operation.operationId}: +and is the intersection, +or the union`),
             arbitrary: fc.record({ a: one, b: one }),
             defaultRuns: 4,
+            narrow: (cause) => narrowFilterCause(t, list, state, cause),
             predicate: ({ a, b }) => {
               const filters = [
                 a.value,
@@ -324,8 +403,8 @@ export default defineSuite({
                   const intersection = [...inA!].filter((key) => inB!.has(key));
                   const union = [...new Set([...inA!, ...inB!])];
                   /** A combined answer (`+and` at 2, `+or` at 3) against the set it should be, at its own request. */
-                  const against = (at: 2 | 3, got: ReadonlySet<string>, want: readonly string[]) =>
-                    answerFalsified(
+                  const against = (at: 2 | 3, got: ReadonlySet<string>, want: readonly string[]) => ({
+                    ...answerFalsified(
                       at === 2
                         ? `+and answered ${got.size} item(s), the intersection holds ${want.length}`
                         : `+or answered ${got.size} item(s), the union holds ${want.length}`,
@@ -335,7 +414,9 @@ export default defineSuite({
                         missing: want.filter((key) => !got.has(key)),
                         extra: [...got].filter((key) => !want.includes(key)),
                       },
-                    );
+                    ),
+                    cause: filterCause(list.operation.operationId, filters[at]),
+                  });
                   if (!sameSet(both!, intersection)) return against(2, both!, intersection);
                   if (!sameSet(either!, union)) return against(3, either!, union);
                   return true;

@@ -38,6 +38,8 @@ describe("filterObject", () => {
       "getEvents",
       "getIPs",
       "getNodeBalancers",
+      "getOAuthClients",
+      "getPersonalAccessTokens",
     ]);
   });
 

@@ -16,7 +16,8 @@ import {
   severalRulesScenario,
 } from "../../src/generators/request-body-invalid.ts";
 import { loadSpec } from "../../src/spec/load.ts";
-import { childPointer } from "../../src/spec/pointer.ts";
+import { childPointer, parsePointer } from "../../src/spec/pointer.ts";
+import { refusedWithoutField } from "../../src/spec/refused-without-field.ts";
 import type { ApiSpec, ValidationIssue } from "../../src/spec/types.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { dialectFixtures } from "../spec/helpers.ts";
@@ -79,7 +80,11 @@ function exactness(spec: ApiSpec, operationId: string, generated: Generated<unkn
     // The validator's own field names (spec/issues.ts) for the same place: the name the provenance must give.
     const named = here.find((issue) => issuePointer(issue) === mutation.pointer);
     const expected = named?.field;
-    if (mutation.pointer !== "" && expected !== undefined && expected !== mutation.field) {
+    // Where the description says the refusal names no field (allocateIP's type), the provenance names none.
+    const unnamed = refusedWithoutField(spec, operationId, parsePointer(mutation.pointer) ?? []);
+    if (unnamed && mutation.field !== undefined)
+      return `provenance names ${mutation.field}, refused without a field`;
+    if (!unnamed && mutation.pointer !== "" && expected !== undefined && expected !== mutation.field) {
       return `provenance names ${mutation.field}, the validator ${expected}`;
     }
   }

@@ -98,6 +98,8 @@ export interface FakeCaseInit {
   /** The suite and case ids (default `suite`/`case`). */
   readonly suiteId?: string;
   readonly caseId?: string;
+  /** Assertion names the run's baseline knows (`t.knownFailure`). */
+  readonly knownFailures?: readonly string[];
   /** The one property the run replays. */
   readonly replay?: PropertyReplay;
 }
@@ -193,6 +195,8 @@ export function fakeCase(
     // Every read is sent: a fake case stands alone (the run's memo is the engine's, tested on its own).
     reuse: (_key, read) => read(),
     log: (message) => void record.logs.push(message),
+    knownFailure: (name) => init.knownFailures?.includes(name) ?? false,
+    thinEvidence: (reason) => void record.logs.push(`thin evidence: ${reason}`),
   };
   return Object.assign(record, { t });
 }

@@ -108,7 +108,6 @@ describe("allocate: refusals", () => {
   const failing: [string, Record<string, unknown>, string][] = [
     ["an unknown instance", { type: "ipv4", public: false, compute_id: 999_999 }, "compute_id"],
     ["an unknown instance (public)", { type: "ipv4", public: true, compute_id: 999_999 }, "compute_id"],
-    ["a type other than ipv4", { type: "ipv6", public: true, compute_id: 4001 }, "type"],
     ["a missing compute_id", { type: "ipv4", public: false }, "compute_id"],
   ];
   it.each(failing)("refuses %s on field %s", async (_name, body, field) => {

@@ -83,7 +83,11 @@ async function logInThroughForm(params: Record<string, string>, login = credenti
 }
 
 async function codeFor(scope: string, state = "xyz"): Promise<string> {
-  const answer = await logInThroughForm({ client_id: privateClient.id, scope, state });
+  const answer = await logInThroughForm({
+    client_id: privateClient.id,
+    scopes: scope.replaceAll(" ", ","),
+    state,
+  });
   expect(answer.status, answer.text).toBe(302);
   return new URL(answer.headers.location!).searchParams.get("code")!;
 }
@@ -114,7 +118,11 @@ const errorFields = (response: ApiResponse) =>
 
 describe("the login form", () => {
   it("is a small accessible HTML page carrying the request in hidden inputs", async () => {
-    const response = await showForm({ client_id: privateClient.id, scope: "account:read_only", state: "s1" });
+    const response = await showForm({
+      client_id: privateClient.id,
+      scopes: "account:read_only",
+      state: "s1",
+    });
     expect(response.status).toBe(200);
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     const html = response.text;
@@ -129,16 +137,16 @@ describe("the login form", () => {
     expect(hiddenInputs(html)).toEqual({
       client_id: privateClient.id,
       response_type: "code",
-      scope: "account:read_only",
+      scopes: "account:read_only",
       redirect_uri: privateClient.redirect_uri,
       state: "s1",
     });
     expect(response.headers["content-security-policy"]).toMatch(/^default-src 'none'; style-src 'sha256-/);
   });
 
-  it("defaults response_type to code and scope to *", async () => {
+  it("defaults response_type to code and scopes to *", async () => {
     const response = await showForm({ client_id: privateClient.id });
-    expect(hiddenInputs(response.text)).toMatchObject({ response_type: "code", scope: "*" });
+    expect(hiddenInputs(response.text)).toMatchObject({ response_type: "code", scopes: "*" });
     expect(hiddenInputs(response.text)).not.toHaveProperty("state");
   });
 
@@ -147,7 +155,7 @@ describe("the login form", () => {
     const response = await showForm({
       client_id: privateClient.id,
       state: hostile,
-      scope: "account:read_only",
+      scopes: "account:read_only",
     });
     expect(response.status).toBe(200);
     expect(response.text).not.toContain("<script>");
@@ -166,12 +174,12 @@ describe("the login form", () => {
     ["a bad response_type", { response_type: "id_token" }, ["response_type"]],
     ["response_type token for a private client", { response_type: "token" }, ["response_type"]],
     ["a mismatched redirect_uri", { redirect_uri: "https://evil.example/callback" }, ["redirect_uri"]],
-    ["an unknown scope", { scope: "account:read_only everything:read_write" }, ["scope"]],
-    ["an empty scope", { scope: "" }, ["scope"]],
+    ["an unknown scope", { scopes: "account:read_only,everything:read_write" }, ["scopes"]],
+    ["an empty scope", { scopes: "" }, ["scopes"]],
     [
       "several problems",
-      { response_type: "nope", scope: "x", redirect_uri: "https://e.example" },
-      ["redirect_uri", "response_type", "scope"],
+      { response_type: "nope", scopes: "x", redirect_uri: "https://e.example" },
+      ["redirect_uri", "response_type", "scopes"],
     ],
   ])("refuses %s with 400 naming the field", async (_name, params, fields) => {
     const query = { client_id: privateClient.id, ...params } as Record<string, string>;
@@ -192,11 +200,11 @@ describe("the login form", () => {
   it("refuses a parameter given twice", async () => {
     const response = await harness.callAuth(
       "GET",
-      `/oauth/authorize?client_id=${privateClient.id}&scope=*&scope=account:read_only`,
+      `/oauth/authorize?client_id=${privateClient.id}&scopes=*&scopes=account:read_only`,
       { token: null },
     );
     expect(response.status).toBe(400);
-    expect(errorFields(response)).toEqual(["scope"]);
+    expect(errorFields(response)).toEqual(["scopes"]);
   });
 });
 
@@ -228,7 +236,7 @@ describe("the authorization code flow (private client)", () => {
   it("logs in, exchanges the code, uses and refreshes the token", async () => {
     const login = await logInThroughForm({
       client_id: privateClient.id,
-      scope: "account:read_only computes:read_only",
+      scopes: "account:read_only,computes:read_only",
       state: "af0ifjsldkj",
       redirect_uri: privateClient.redirect_uri,
     });
@@ -390,7 +398,7 @@ describe("the implicit flow (public client)", () => {
     const answer = await logInThroughForm({
       client_id: publicClient.id,
       response_type: "token",
-      scope: "account:read_only",
+      scopes: "account:read_only",
       state: "st ate",
     });
     expect(answer.status).toBe(302);
@@ -460,7 +468,12 @@ describe("a headless browser drives the login form", () => {
       const browser = await launchChromium();
       try {
         const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
-        const query = new URLSearchParams({ client_id: client.id, response_type: type, scope, state: "b&r" });
+        const query = new URLSearchParams({
+          client_id: client.id,
+          response_type: type,
+          scopes: scope,
+          state: "b&r",
+        });
         await page.goto(`${harness.server.authUrl}/oauth/authorize?${query}`);
         await page.getByLabel("Username").fill(harness.server.user.username);
         await page.getByLabel("Password").fill(harness.server.user.password);

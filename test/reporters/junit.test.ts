@@ -55,6 +55,15 @@ function elements(xml: string, name: string): Element[] {
 }
 
 describe("junit reporter", () => {
+  it("carries the run's warnings as properties of the first suite, the XML still valid (issue 31)", async () => {
+    const xml = await junit(failingRun());
+    expect(xml).toContain(
+      '<property name="conform.warning.1" value="the target sent no X-RateLimit-Reset header; pacing by Retry-After only"/>',
+    );
+    expect(xml.match(/conform\.warning\.1"/g)).toHaveLength(1);
+    await validateAgainstXsd(xml);
+  });
+
   it("xmllint refuses what the schema forbids (the validator bites)", async () => {
     const result = await validateXML({
       xml: {

@@ -43,11 +43,19 @@ describe("markdown reporter", () => {
     expect(text).not.toContain("Failures");
   });
 
+  it("ends with a warnings section when the run has warnings (issue 31)", async () => {
+    const text = await summary(failingRun());
+    const section = text.split("**Warnings (")[1];
+    expect(section).toBeDefined();
+    expect(section).toMatch(/^\d+\)\*\*:\n\n- /);
+  });
+
   it("lists failure groups largest first with their first message and case, seeds included, hostile text inert", async () => {
     const text = await summary(failingRun());
     expect(text.split("\n")[0]).toMatch(/^### ❌ conform failed: 2 failed, 1 errored, 2 passed, 1 skipped/);
     expect(text).toContain("**Failure groups (4), largest first**");
-    const failures = text.split("\n").filter((line) => line.startsWith("- "));
+    const groupsPart = text.split("**Warnings")[0]!;
+    const failures = groupsPart.split("\n").filter((line) => line.startsWith("- "));
     expect(failures).toHaveLength(4);
     expect(failures[0]).toMatch(/^- \*\*1×\*\* `body-matches-schema`: ``\/status must be one of/);
     expect(failures[0]).toContain("(1 failure in 1 case; first in `instances-read` › get one instance)");

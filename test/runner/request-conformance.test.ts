@@ -125,7 +125,7 @@ describe("requestConformance", () => {
     ],
     [
       "a required query parameter missing",
-      request("GET", auth("/oauth/authorize?scope=*")),
+      request("GET", auth("/oauth/authorize?scopes=*")),
       { rule: "parameter-required", field: "query.client_id" },
     ],
     [

@@ -161,7 +161,7 @@ describe("the login driver a run uses", () => {
     const outcome = await logIn(
       t,
       client,
-      { responseType: "token", scope: "account:read_only" },
+      { responseType: "token", scope: "account:read_only events:read_only" },
       credentials,
     );
     expect(outcome.ok).toBe(true);
@@ -173,7 +173,8 @@ describe("the login driver a run uses", () => {
     expect(Object.fromEntries(asked.searchParams)).toEqual({
       client_id: "abc",
       response_type: "token",
-      scope: "account:read_only",
+      // The URL's list is comma-separated, under `scopes` (facts.md, "OAuth authorization URL").
+      scopes: "account:read_only,events:read_only",
       state: outcome.state,
     });
     expect(calls[0]).toMatchObject({ redirectUri: client.redirectUri, ...credentials });

@@ -138,7 +138,27 @@ describe("expectDocumentedHeader", () => {
     const fake = fakeCase(spec);
     expectDocumentedHeader(fake.t, "scopes echoed", response, "X-OAuth-Scopes", own, { where: "here" });
     expect(fake.expectations.map((entry) => entry.ok)).toEqual(asserted);
-    expect(fake.logs).toEqual(logged.map((why) => `here: X-OAuth-Scopes not judged: ${why}`));
+    expect(fake.logs).toEqual(
+      logged.map(
+        (why) =>
+          `here: X-OAuth-Scopes not judged: ${why} (said once per case: later answers without it are not logged)`,
+      ),
+    );
+  });
+
+  it("says an undocumented header once per case, not once per answer (2,271 lines on a large description)", () => {
+    const fake = fakeCase(spec);
+    for (const status of [418, 419, 420, 418]) {
+      expectDocumentedHeader(fake.t, "scopes echoed", answerOf("getProfile", status), "X-OAuth-Scopes", own, {
+        where: `call ${status}`,
+      });
+    }
+    expectDocumentedHeader(fake.t, "accepted", answerOf("getProfile", 418), "X-Accepted-OAuth-Scopes", own, {
+      where: "other",
+    });
+    expect(fake.logs).toHaveLength(2);
+    expect(fake.logs[0]).toMatch(/^call 418: X-OAuth-Scopes not judged: getProfile documents no 418 answer/);
+    expect(fake.logs[1]).toMatch(/^other: X-Accepted-OAuth-Scopes not judged/);
   });
 });
 

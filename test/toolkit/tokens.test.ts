@@ -11,6 +11,7 @@ import {
   mintOrSkip,
   mintToken,
   requireWrites,
+  runTokenScopes,
   tokenName,
 } from "../../src/toolkit/tokens.ts";
 import { type Answer, fakeCase, liveResponse, sentJson, specWith } from "../helpers/fake-case.ts";
@@ -198,5 +199,29 @@ describe("tokenName", () => {
     ],
   ])("%s: named by the scopes asked for", (_name, minted, name) => {
     expect(tokenName(minted)).toBe(name);
+  });
+});
+
+describe("runTokenScopes (issue 31: a mock's garbage X-OAuth-Scopes fails the case, never errors it)", () => {
+  it.each<[string, string | undefined, string | undefined, boolean[]]>([
+    [
+      "a scope list",
+      "computes:read_only account:read_write",
+      "computes:read_only account:read_write",
+      [true],
+    ],
+    ["*", "*", "*", [true]],
+    ["garbage from a mock", "string", undefined, [false]],
+    ["no header", undefined, undefined, []],
+  ])("%s", async (_name, header, scopes, asserted) => {
+    const spec = await specWith();
+    const fake = fakeCase(spec);
+    const response = liveResponse({
+      status: 200,
+      json: {},
+      ...(header ? { headers: { "x-oauth-scopes": header } } : {}),
+    });
+    expect(runTokenScopes(fake.t, response)).toBe(scopes);
+    expect(fake.expectations.map((entry) => entry.ok)).toEqual(asserted);
   });
 });

@@ -248,7 +248,9 @@ describe("observed judgements", () => {
       "X-Accepted-OAuth-Scopes without the scope needed",
       [
         seen({
-          operationId: "getProfile",
+          // getProfile takes any token (`*`); updateProfile needs account:read_write.
+          operationId: "updateProfile",
+          method: "PUT",
           path: "/profile",
           json: {},
           headers: { "x-accepted-oauth-scopes": "nope" },

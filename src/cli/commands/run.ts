@@ -133,6 +133,13 @@ export function runOptions(yargs: Argv) {
       group: groups.behaviour,
       describe: "Stop starting cases after this many failures (0: never)",
     })
+    .option("warnings-as-errors", {
+      type: "boolean",
+      default: false,
+      group: groups.behaviour,
+      describe:
+        "Exit 1 when the run ends with warnings (cases left out, answers mostly 401/403/404, long rate-limit waits, checks that judged nothing)",
+    })
     .option("max-response-bytes", {
       coerce: plainNumber,
       default: runConfigDefaults.maxResponseBytes,
@@ -316,6 +323,7 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     reporters: args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
+    warningsAsErrors: args["warnings-as-errors"],
     maxResponseBytes: args["max-response-bytes"],
     requestDeadlineMs: args["request-deadline"],
     maxWaitMs: args["max-wait"],

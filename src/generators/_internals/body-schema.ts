@@ -11,6 +11,11 @@
  */
 import { normalizeNode } from "../../spec/normalize-schema.ts";
 import { childPointer, isObject, isRef, refPointer, valueAt } from "../../spec/pointer.ts";
+import {
+  marksRefusedWithoutField,
+  operationPointer,
+  requestSchemaPointer,
+} from "../../spec/refused-without-field.ts";
 import type { ApiSpec, SpecDialect } from "../../spec/types.ts";
 
 export type JsonType = "string" | "integer" | "number" | "boolean" | "object" | "array" | "null";
@@ -61,6 +66,8 @@ export interface BodySchema {
   oneOf?: boolean;
   readOnly?: boolean;
   writeOnly?: boolean;
+  /** A wrong value here is refused naming no field (`x-*-refused-without-field`). */
+  refusedWithoutField?: boolean;
 }
 
 /** How deep `$ref` chains and nesting are followed (request bodies are shallow; a cycle stops here). */
@@ -102,6 +109,8 @@ function resolve(
   const node: Record<string, unknown> = { ...written };
   normalizeNode(node, dialect);
   let result: BodySchema = { pointer };
+  // Read before normalising drops the vendor extensions.
+  if (marksRefusedWithoutField(written)) result.refusedWithoutField = true;
 
   if (isRef(node)) {
     const target = refPointer(node.$ref);
@@ -227,7 +236,7 @@ export function merge(a: BodySchema, b: BodySchema): BodySchema {
     if (b[key] !== undefined) merged[key] = a[key] === undefined ? b[key] : Math.min(a[key]!, b[key]!);
   }
   if (b.multipleOf !== undefined) merged.multipleOf ??= b.multipleOf;
-  for (const key of ["uniqueItems", "readOnly", "writeOnly", "oneOf"] as const)
+  for (const key of ["uniqueItems", "readOnly", "writeOnly", "oneOf", "refusedWithoutField"] as const)
     if (b[key]) merged[key] = true;
   if (b.additionalProperties === false) merged.additionalProperties = false;
   if (b.required) merged.required = union(a.required ?? [], b.required);
@@ -255,37 +264,6 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** Where an operation object is (inside the referenced path item when the path item is a `$ref`). */
-function operationPointer(spec: ApiSpec, operationId: string): string | undefined {
-  const operation = spec.operations.byId(operationId);
-  if (!operation) return undefined;
-  const itemPointer = childPointer("/paths", operation.pathTemplate);
-  const item = valueAt(spec.document, itemPointer);
-  const target = isRef(item) ? refPointer(item.$ref) : itemPointer;
-  return target === undefined ? undefined : childPointer(target, operation.method);
-}
-
-function bodyPointerUnder(document: unknown, opPointer: string, mediaType: string): string | undefined {
-  let pointer = childPointer(opPointer, "requestBody");
-  let body = valueAt(document, pointer);
-  if (body === undefined) {
-    // Swagger 2.0: the `in: body` parameter.
-    const parameters = valueAt(document, childPointer(opPointer, "parameters"));
-    if (!Array.isArray(parameters)) return undefined;
-    const index = parameters.findIndex((parameter) => isObject(parameter) && parameter.in === "body");
-    return index < 0 ? undefined : childPointer(opPointer, "parameters", index, "schema");
-  }
-  for (let hops = 0; isRef(body) && hops < maxDepth; hops += 1) {
-    const target = refPointer(body.$ref);
-    if (target === undefined) return undefined;
-    pointer = target;
-    body = valueAt(document, target);
-  }
-  const content = isObject(body) ? body.content : undefined;
-  if (!isObject(content) || !isObject(content[mediaType]) || content[mediaType].schema === undefined)
-    return undefined;
-  return childPointer(pointer, "content", mediaType, "schema");
-}
-
 const cache = new WeakMap<ApiSpec, Map<string, BodySchema | undefined>>();
 
 /** The resolved JSON request body schema of an operation (cached per spec), or undefined when it has none. */
@@ -301,8 +279,7 @@ export function requestSchemaOf(
   }
   const key = `request\u0000${operationId}\u0000${mediaType}`;
   if (perSpec.has(key)) return perSpec.get(key);
-  const opPointer = operationPointer(spec, operationId);
-  const pointer = opPointer === undefined ? undefined : bodyPointerUnder(spec.document, opPointer, mediaType);
+  const pointer = requestSchemaPointer(spec, operationId, mediaType);
   const schema = pointer === undefined ? undefined : resolveBodySchema(spec.document, spec.dialect, pointer);
   perSpec.set(key, schema);
   return schema;

@@ -60,7 +60,8 @@ export function applyCandidates(
   let result: unknown = value;
   const mutations: Mutation[] = [];
   for (const { site, operator, edit } of chosen) {
-    const field = fieldOf(value, site.pointer);
+    // Where the description says the refusal names no field, none is expected.
+    const field = site.schema.refusedWithoutField ? undefined : fieldOf(value, site.pointer);
     mutations.push({
       operator,
       pointer: site.pointer,

@@ -28,7 +28,7 @@ export type AuthorizeRequestRead =
 /** Values of one parameter as sent (a form field appears at most once; a query may repeat one). */
 export type ParameterSource = (name: string) => readonly string[];
 
-export const authorizeParameters = ["client_id", "response_type", "scope", "redirect_uri", "state"] as const;
+export const authorizeParameters = ["client_id", "response_type", "scopes", "redirect_uri", "state"] as const;
 
 export function readAuthorizeRequest(state: ReferenceState, source: ParameterSource): AuthorizeRequestRead {
   const errors: ApiErrorItem[] = [];
@@ -39,7 +39,7 @@ export function readAuthorizeRequest(state: ReferenceState, source: ParameterSou
   };
   const clientId = value("client_id");
   const responseTypeValue = value("response_type") ?? "code";
-  const scopeValue = value("scope") ?? "*";
+  const scopeValue = value("scopes") ?? "*";
   const redirectUriValue = value("redirect_uri");
   const stateValue = value("state");
 
@@ -61,8 +61,9 @@ export function readAuthorizeRequest(state: ReferenceState, source: ParameterSou
     );
   }
 
-  const scopes = readScopeList(scopeValue);
-  if (!scopes.ok) errors.push(fieldError("scope", scopes.reason));
+  // The URL separates scopes by commas (facts.md, "OAuth authorization URL"); the token's list by spaces.
+  const scopes = readScopeList(scopeValue.replaceAll(",", " "));
+  if (!scopes.ok) errors.push(fieldError("scopes", scopes.reason));
 
   if (redirectUriValue !== undefined && client && redirectUriValue !== client.redirect_uri) {
     errors.push(
@@ -88,7 +89,7 @@ export function hiddenFields(request: AuthorizeRequest): [string, string][] {
   const fields: [string, string][] = [
     ["client_id", request.client.id],
     ["response_type", request.responseType],
-    ["scope", request.scopes],
+    ["scopes", request.scopes.replaceAll(" ", ",")],
     ["redirect_uri", request.redirectUri],
   ];
   if (request.state !== undefined) fields.push(["state", request.state]);

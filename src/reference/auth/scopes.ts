@@ -16,5 +16,6 @@ export function scopeAllows(granted: string, required: string): boolean {
 
 /** True when any of `required` (the spec's any-of list) is allowed. */
 export function anyScopeAllows(granted: string, required: readonly string[]): boolean {
-  return required.some((scope) => scopeAllows(granted, scope));
+  // No scope named: any valid token may call it (getProfile, facts.md "Profile").
+  return required.length === 0 || required.some((scope) => scopeAllows(granted, scope));
 }

@@ -29,7 +29,8 @@ import type { IpRecord } from "../state.ts";
 import { bodyOf, listReply, stringParam, timestamp } from "./shared.ts";
 
 export const ipReasons = Object.freeze({
-  onlyIpv4: "Only ipv4 addresses can be allocated",
+  onlyIpv4: "Only addresses of type ipv4 are currently supported.",
+  typeRequired: "type is required",
   unknownInstance: (id: unknown) => `Compute instance ${String(id)} does not exist`,
   publicNotBoolean: "public must be true or false",
   onePrivate: (id: number, address: string) =>
@@ -71,7 +72,9 @@ function allocate(context: HandlerContext): Reply {
   const body = bodyOf(context);
   const { state } = context;
   const errors: ApiErrorItem[] = [];
-  if (body.type !== "ipv4") errors.push(fieldError("type", ipReasons.onlyIpv4));
+  // The real service names no field when refusing another type (facts.md, "Address").
+  if (body.type === undefined) errors.push(fieldError("type", ipReasons.typeRequired));
+  else if (body.type !== "ipv4") errors.push({ reason: ipReasons.onlyIpv4 });
   const instance = typeof body.compute_id === "number" ? state.instances.get(body.compute_id) : undefined;
   if (!instance) errors.push(fieldError("compute_id", ipReasons.unknownInstance(body.compute_id)));
   if (typeof body.public !== "boolean") errors.push(fieldError("public", ipReasons.publicNotBoolean));

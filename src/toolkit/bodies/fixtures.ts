@@ -12,6 +12,7 @@ import { chooseRegion, chooseType } from "../fixtures.ts";
 import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";
 import { registerMade } from "../resources.ts";
 import { expectSuccess } from "../responses.ts";
+import { runTokenScopes } from "../tokens.ts";
 import type { PathValues } from "./write-targets.ts";
 import { createdResource } from "./written.ts";
 
@@ -94,7 +95,7 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
   };
 
   const profile = await call(t, "getProfile");
-  const scopes = profile.headers["x-oauth-scopes"];
+  const scopes = runTokenScopes(t, profile);
   const shownZone = (profile.json as { timezone?: unknown } | undefined)?.timezone;
   const region = await chooseRegion(t, ["balancers", "instances"]);
   const type = await chooseType(t);

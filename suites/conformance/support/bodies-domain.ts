@@ -96,8 +96,9 @@ function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFi
     overrides: {
       "/protocol": fc.constantFrom("http", "tcp"),
       "/port": port,
-      // The path an http check requests: a URL path, as a real balancer needs it.
-      "/check_path": fc.webPath().map((path) => (path.startsWith("/") ? path : `/${path}`)),
+      // The path an http check requests: a URL path, as a real balancer needs it, in the characters the
+      // service takes (letters, digits, `/ - % ? & = .`: facts.md, "Configuration profile").
+      "/check_path": fc.stringMatching(/^\/[A-Za-z0-9/%?&=.-]{0,40}$/),
     },
     exclude: ["/ssl_cert", "/ssl_key"],
     refine: profileRules,
