@@ -30,6 +30,8 @@ export interface RunConfig {
   readonly rate: RatePolicy;
   /** Per request: connect, headers and body each. */
   readonly timeoutMs: number;
+  /** Headers added to every request (`--header`), names lower-cased; a request's own header of the name wins. */
+  readonly headers: Readonly<Record<string, string>>;
   /** PEM file of a CA to trust, or undefined. */
   readonly caFile: string | undefined;
   readonly insecure: boolean;
@@ -89,6 +91,7 @@ export const runConfigDefaults = Object.freeze({
   concurrency: 4,
   rate: { kind: "auto" },
   timeoutMs: 30_000,
+  headers: {},
   caFile: undefined,
   insecure: false,
   reportDir: "reports",

@@ -179,6 +179,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
     secrets,
     matchOperation: operationMatcher(spec, target),
+    addedHeaders: Object.keys(config.headers).length > 0 ? config.headers : undefined,
   });
   const ledger = input.ledger ?? new CleanupLedger();
   const judge = new ExchangeJudge(spec, input.checks);

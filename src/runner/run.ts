@@ -176,7 +176,11 @@ async function checkTarget(
       const answer = await request(url, {
         method: "GET",
         dispatcher: agent,
-        headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          ...config.headers,
+          accept: "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
         signal: bounded,

@@ -74,7 +74,7 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
   handler: async (args) => {
     const { runFuzzCampaign } = await import("../../runner/fuzz.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
-    const config = toRunConfig(args);
+    const config = await toRunConfig(args);
     const replay = args.property === undefined ? undefined : parsePropertyReplay(args.property, args.path);
     const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`, { ci: Boolean(process.env.CI) });
     try {

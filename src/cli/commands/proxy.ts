@@ -76,7 +76,7 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
   handler: async (args) => {
     const { runProxy } = await import("../../traffic/proxy.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
-    const config = toRunConfig(args);
+    const config = await toRunConfig(args);
     args.exitCode = await runWithReporters(
       config,
       (options) =>

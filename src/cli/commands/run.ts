@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
-import { readReportFile } from "../../reporters/report-file.ts";
+import { addedHeadersOf } from "../../runner/added-headers.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
 import { baselineOf, durationsOf } from "../../runner/earlier-report.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
@@ -44,6 +44,14 @@ export function runOptions(yargs: Argv) {
       type: "string",
       group: groups.target,
       describe: "Read the token from this environment variable (default CONFORM_TOKEN)",
+    })
+    .option("header", {
+      alias: "H",
+      type: "string",
+      array: true,
+      group: groups.target,
+      describe:
+        'Add "Name: value" to every request (repeatable); a name with key, token, secret... is never recorded; not Authorization',
     })
     .option("ca", {
       type: "string",
@@ -256,6 +264,7 @@ export function runOptions(yargs: Argv) {
         if (problem) throw new ConfigError(problem);
       }
       if (args.shard !== undefined) parseShard(String(args.shard));
+      addedHeadersOf(headerTexts(args.header));
       if (args.durations !== undefined && args.shard === undefined)
         throw new ConfigError("--durations balances shards: give it with --shard i/n");
       return checkNumbers(args, [
@@ -280,13 +289,21 @@ function builder(yargs: Argv) {
       "CONFORM_TOKEN=... $0 run --base-url https://api.example.net/v4 --tag read-only",
       "Read-only suites against a real target",
     )
-    .example("$0 run --suite filters --seed 42 --reporter console,json", "Replay a generated run");
+    .example("$0 run --suite filters --seed 42 --reporter console,json", "Replay a generated run")
+    .example("$0 run -H 'X-Tenant: acme' -H 'X-Api-Key: ...'", "Add headers to every request");
 }
 
 export type RunArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
 
-/** Maps parsed arguments to a RunConfig (pure, tested on its own). */
-export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env): RunConfig {
+/**
+ * Maps parsed arguments to a RunConfig. Async: the reader of earlier reports (ajv and the report's schema) loads
+ * only when --baseline or --durations is given, so `--help` starts without it.
+ */
+export async function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env): Promise<RunConfig> {
+  const { readReportFile } =
+    args.durations === undefined && args.baseline === undefined
+      ? { readReportFile: undefined }
+      : await import("../../reporters/report-file.ts");
   const tokenEnv = args["token-env"];
   let token = args.token;
   if (tokenEnv !== undefined) {
@@ -316,6 +333,7 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     concurrency: args.concurrency,
     rate: parseRatePolicy(String(args["rate-limit"]))!,
     timeoutMs: args.timeout,
+    headers: addedHeadersOf(headerTexts(args.header)),
     caFile: args.ca,
     insecure: args.insecure,
     reportDir: args["report-dir"],
@@ -335,11 +353,11 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
     durations:
       args.durations === undefined
         ? undefined
-        : durationsOf(readReportFile(args.durations, `--durations ${args.durations}`)),
+        : durationsOf(readReportFile!(args.durations, `--durations ${args.durations}`)),
     baseline:
       args.baseline === undefined
         ? undefined
-        : baselineOf(readReportFile(args.baseline, `--baseline ${args.baseline}`), args.baseline),
+        : baselineOf(readReportFile!(args.baseline, `--baseline ${args.baseline}`), args.baseline),
     suiteOptions: {
       ...withListenFlags(
         typeof suiteOptions === "object" && suiteOptions !== null
@@ -351,6 +369,11 @@ export function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = process.env)
       ...(args["data-plane"] ? { dataPlane: true } : {}),
     },
   };
+}
+
+/** Every `--header` given (a config file's `header` may be one text or a list); a header's value may hold commas. */
+function headerTexts(value: unknown): string[] {
+  return (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
 }
 
 /**
@@ -377,7 +400,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
     // Loaded when a run starts: `--help` and the other commands start without the runner.
     const { runConformance } = await import("../../runner/run.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
-    const config = toRunConfig(args);
+    const config = await toRunConfig(args);
     args.exitCode = await runWithReporters(config, (options) => runConformance(config, options));
   },
 };

@@ -1,0 +1,109 @@
+/**
+ * `-H/--header "Name: value"` (issue 35 item 1): sent on every request of a run, a secret-named one never recorded,
+ * Authorization and malformed headers refused before anything runs.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
+import { cli } from "../helpers/cli.ts";
+import { cliToken as token } from "../helpers/cli-runs.ts";
+import { bundledSpec } from "../helpers/reference.ts";
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.allSettled(closers.splice(0).map((close) => close()));
+});
+
+/** A forwarder on loopback in front of `upstream` that keeps every request's headers. */
+async function recordingForwarder(upstream: URL, seen: IncomingHttpHeaders[]): Promise<string> {
+  const server: Server = createServer((incoming, outgoing) => {
+    seen.push(incoming.headers);
+    const forward = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forward.on("error", () => outgoing.destroy());
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  closers.push(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("conform run --header", () => {
+  it("sends each header on every request; a secret-named one is recorded redacted, its value nowhere", async () => {
+    const server: ReferenceServer = await createReferenceServer({
+      spec: await bundledSpec(),
+      http: true,
+      token,
+    });
+    closers.push(() => server.close());
+    const upstream = new URL(server.baseUrl);
+    const seen: IncomingHttpHeaders[] = [];
+    const origin = await recordingForwarder(upstream, seen);
+    const dir = mkdtempSync(join(tmpdir(), "conform-header-"));
+    const har = join(dir, "run.har");
+    const gatewayKey = "k3y-42";
+    const result = await cli([
+      "run",
+      "--base-url",
+      `${origin}${upstream.pathname}`,
+      "--token",
+      token,
+      "--suite",
+      "catalogue",
+      "-H",
+      "X-Tenant: acme",
+      "--header",
+      `X-Api-Key: ${gatewayKey}`,
+      "--report-dir",
+      join(dir, "reports"),
+      "--har",
+      har,
+    ]);
+    expect(result.code, result.err + result.out).toBe(0);
+    expect(seen.length).toBeGreaterThan(3);
+    for (const headers of seen) {
+      expect(headers["x-tenant"]).toBe("acme");
+      expect(headers["x-api-key"]).toBe(gatewayKey);
+    }
+    const entries = JSON.parse(readFileSync(har, "utf8")).log.entries as {
+      request: { headers: { name: string; value: string }[] };
+    }[];
+    expect(entries.length).toBeGreaterThan(3);
+    const header = (name: string) =>
+      new Set(entries.map((entry) => entry.request.headers.find((one) => one.name === name)?.value));
+    expect(header("x-tenant")).toEqual(new Set(["acme"]));
+    expect(header("x-api-key")).toEqual(new Set(["[REDACTED]"]));
+    expect(readFileSync(har, "utf8")).not.toContain(gatewayKey);
+    expect(readFileSync(join(dir, "reports", "latest", "report.json"), "utf8")).not.toContain(gatewayKey);
+    expect(result.out + result.err).not.toContain(gatewayKey);
+  });
+
+  it.each([
+    [
+      ["-H", "Authorization: Bearer abc"],
+      /--header "Authorization" is refused: give the token with --token-env/,
+    ],
+    [["-H", "X-Tenant"], /--header "X-Tenant": give "Name: value"/],
+    [["-H", "Bad Name: 1"], /--header "Bad Name": give "Name: value"/],
+    [["--header", "Host: example.net"], /--header "Host" is refused/],
+  ])("refuses %j before anything runs (exit 2)", async (flags, message) => {
+    const result = await cli(["run", "--suite", "catalogue", ...flags]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(message);
+  });
+});
