@@ -24,6 +24,11 @@ export interface RunConfig {
   readonly excludeTags: readonly string[];
   readonly checks: readonly string[];
   readonly excludeChecks: readonly string[];
+  /** Selection by operation (`operation-selection.ts`): ids, ids left out, methods, path patterns. */
+  readonly operations: readonly string[];
+  readonly excludeOperations: readonly string[];
+  readonly methods: readonly string[];
+  readonly paths: readonly string[];
   readonly seed: number;
   /** Suites run at once (cases within a suite run in order). */
   readonly concurrency: number;
@@ -87,6 +92,10 @@ export const runConfigDefaults = Object.freeze({
   excludeTags: [],
   checks: [],
   excludeChecks: [],
+  operations: [],
+  excludeOperations: [],
+  methods: [],
+  paths: [],
   seed: 0,
   concurrency: 4,
   rate: { kind: "auto" },

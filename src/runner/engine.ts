@@ -21,6 +21,7 @@ import { HttpClient } from "./http-client.ts";
 import { LabelMaker } from "./labels.ts";
 import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
+import { everyOperation, type OperationSelection } from "./operation-selection.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
 import { runWarnings } from "./run-warnings.ts";
@@ -47,6 +48,8 @@ export interface EngineInput {
   readonly suites: readonly Suite[];
   readonly refused: readonly { readonly suite: Suite; readonly reason: string }[];
   readonly checks: readonly CheckDefinition[];
+  /** The operations cases may request (`--operation` and the like); default: every one. */
+  readonly operations?: OperationSelection;
   readonly bus: EventBus;
   readonly signal: AbortSignal;
   readonly toolVersion: string;
@@ -159,6 +162,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     waitedMs += waitMs;
     bus.emit({ type: "rate-limit-wait", limit: key.split("\u0000")[0] ?? key, waitMs, reason });
   };
+  const matchOperation = operationMatcher(spec, target);
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     ca: target.ca,
@@ -178,7 +182,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     ),
     onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
     secrets,
-    matchOperation: operationMatcher(spec, target),
+    matchOperation,
     addedHeaders: Object.keys(config.headers).length > 0 ? config.headers : undefined,
   });
   const ledger = input.ledger ?? new CleanupLedger();
@@ -215,6 +219,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     ...(config.baseline
       ? { knownFailure: (name: string) => config.baseline!.groups.has(groups.idOf(`assert:${name}`, "").id) }
       : {}),
+    operations: input.operations ?? everyOperation,
+    matchOperation,
   };
   const totals = emptyCounts();
   const skippedReasons: string[] = [];

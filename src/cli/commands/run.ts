@@ -106,6 +106,38 @@ export function runOptions(yargs: Argv) {
       group: groups.selection,
       describe: "Do not apply these checks",
     })
+    .option("operation", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe:
+        "Send requests only to these operations (operationIds); a case reaching another is skipped, saying so",
+    })
+    .option("exclude-operation", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe:
+        "Send no request to these operations (the end-of-run cleanup still deletes what the run made)",
+    })
+    .option("method", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Only operations of these HTTP methods (e.g. GET)",
+    })
+    .option("path", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Only operations whose path template matches (* any characters: /linode/instances*)",
+    })
+    .option("list", {
+      type: "boolean",
+      default: false,
+      group: groups.selection,
+      describe: "Print the selection (suites, cases, checks, operations) and exit without running",
+    })
     .option("allow-writes", {
       type: "boolean",
       default: false,
@@ -290,7 +322,8 @@ function builder(yargs: Argv) {
       "Read-only suites against a real target",
     )
     .example("$0 run --suite filters --seed 42 --reporter console,json", "Replay a generated run")
-    .example("$0 run -H 'X-Tenant: acme' -H 'X-Api-Key: ...'", "Add headers to every request");
+    .example("$0 run -H 'X-Tenant: acme' -H 'X-Api-Key: ...'", "Add headers to every request")
+    .example("$0 run --operation getRegions --list", "What a selection would run");
 }
 
 export type RunArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
@@ -329,6 +362,10 @@ export async function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = proces
     excludeTags: listOption(args["exclude-tag"]),
     checks: listOption(args.check),
     excludeChecks: listOption(args["exclude-check"]),
+    operations: listOption(args.operation),
+    excludeOperations: listOption(args["exclude-operation"]),
+    methods: listOption(args.method),
+    paths: listOption(args.path),
     seed: args.seed ?? Math.floor(Math.random() * 2 ** 31),
     concurrency: args.concurrency,
     rate: parseRatePolicy(String(args["rate-limit"]))!,
@@ -401,6 +438,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { runConformance } = await import("../../runner/run.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
     const config = await toRunConfig(args);
+    if (args.list) {
+      const { planSelection } = await import("../../runner/run.ts");
+      const { selectionListing } = await import("../../runner/listing.ts");
+      process.stdout.write(selectionListing(await planSelection(config), config));
+      args.exitCode = 0;
+      return;
+    }
     args.exitCode = await runWithReporters(config, (options) => runConformance(config, options));
   },
 };
