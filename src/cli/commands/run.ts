@@ -233,7 +233,8 @@ export function runOptions(yargs: Argv) {
       type: "string",
       array: true,
       group: groups.output,
-      describe: "console, json, junit, html, markdown (comma-separated; default: all)",
+      describe:
+        "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
     })
     .option("listen-driver", {
       type: "string",
