@@ -53,7 +53,8 @@ export async function runWithReporters(
     stream: process.stdout,
     isTTY: Boolean(process.stdout.isTTY),
     ci: Boolean(process.env.CI),
-    ...colorFromEnv(process.env),
+    // --color/--no-color win over the environment.
+    ...(config.color === undefined ? colorFromEnv(process.env) : { color: config.color }),
   });
   // Before the run, not after it: a run whose reports cannot be written is lost work.
   if (reporters.files.length > 0) await ensureWritable(outputDir);

@@ -44,6 +44,8 @@ export interface RunConfig {
   /** Every exchange of the run written to this file as HAR 1.2 (redacted as the reports), or undefined. */
   readonly harPath?: string | undefined;
   readonly reporters: readonly string[];
+  /** Colour in the console: `--color`/`--no-color`; undefined: a terminal's, unless NO_COLOR or FORCE_COLOR say. */
+  readonly color?: boolean | undefined;
   readonly allowWrites: boolean;
   /** Stop starting new cases after this many failures (0: never stop). */
   readonly maxFailures: number;
@@ -127,12 +129,15 @@ export const runConfigDefaults = Object.freeze({
   baseline: undefined,
 } satisfies RunConfig);
 
-/** Parses `auto`, `N/s` or `N/m` (`--rate-limit`); undefined when the text is not one of them. */
+/** Seconds in each unit of a budget. */
+const unitSeconds: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600 };
+
+/** Parses `auto`, `N/s`, `N/m` or `N/h` (`--rate-limit`); undefined when the text is not one of them. */
 export function parseRatePolicy(text: string): RatePolicy | undefined {
   if (text === "auto") return { kind: "auto" };
-  const match = /^(\d+(?:\.\d+)?)\/(s|m)$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)\/(s|m|h)$/.exec(text.trim());
   if (!match) return undefined;
   const count = Number(match[1]);
   if (!(count > 0)) return undefined;
-  return { kind: "fixed", perSecond: match[2] === "s" ? count : count / 60 };
+  return { kind: "fixed", perSecond: count / unitSeconds[match[2]!]! };
 }
