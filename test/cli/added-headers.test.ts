@@ -3,8 +3,7 @@
  * Authorization and malformed headers refused before anything runs.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,36 +11,12 @@ import { createReferenceServer, type ReferenceServer } from "../../src/reference
 import { cli } from "../helpers/cli.ts";
 import { cliToken as token } from "../helpers/cli-runs.ts";
 import { bundledSpec } from "../helpers/reference.ts";
+import { startRewritingProxy } from "../helpers/rewriting-proxy.ts";
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   await Promise.allSettled(closers.splice(0).map((close) => close()));
 });
-
-/** A forwarder on loopback in front of `upstream` that keeps every request's headers. */
-async function recordingForwarder(upstream: URL, seen: IncomingHttpHeaders[]): Promise<string> {
-  const server: Server = createServer((incoming, outgoing) => {
-    seen.push(incoming.headers);
-    const forward = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: incoming.method,
-        path: incoming.url,
-        headers: { ...incoming.headers, host: upstream.host },
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forward.on("error", () => outgoing.destroy());
-    incoming.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(() => new Promise((resolve) => server.close(resolve)));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 describe("conform run --header", () => {
   it("sends each header on every request; a secret-named one is recorded redacted, its value nowhere", async () => {
@@ -53,7 +28,13 @@ describe("conform run --header", () => {
     closers.push(() => server.close());
     const upstream = new URL(server.baseUrl);
     const seen: IncomingHttpHeaders[] = [];
-    const origin = await recordingForwarder(upstream, seen);
+    const forwarder = await startRewritingProxy(
+      upstream.origin,
+      () => {},
+      (headers) => seen.push(headers),
+    );
+    closers.push(() => forwarder.close());
+    const origin = forwarder.origin;
     const dir = mkdtempSync(join(tmpdir(), "conform-header-"));
     const har = join(dir, "run.har");
     const gatewayKey = "k3y-42";
