@@ -60,6 +60,19 @@ export interface EngineInput {
   readonly ledger?: CleanupLedger;
 }
 
+/** The run's selection by operation as run-started says it: only the options given, nothing without any. */
+function operationSelectionOf(config: RunConfig): { operations?: Record<string, string[]> } {
+  const given = Object.entries({
+    operations: config.operations,
+    excludeOperations: config.excludeOperations,
+    methods: config.methods,
+    paths: config.paths,
+  }).filter(([, values]) => values.length > 0);
+  return given.length === 0
+    ? {}
+    : { operations: Object.fromEntries(given.map(([key, values]) => [key, [...values]])) };
+}
+
 /** The suites' options: the config's, with the target's known login where the config names none. */
 function suiteOptionsFor(config: RunConfig, target: ResolvedTarget): Readonly<Record<string, unknown>> {
   if (!target.login || config.suiteOptions.login !== undefined) return config.suiteOptions;
@@ -243,6 +256,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
       excludeTags: [...config.excludeTags],
       checks: [...config.checks],
       excludeChecks: [...config.excludeChecks],
+      ...operationSelectionOf(config),
     },
     ...(config.shard ? { shard: { index: config.shard.index, count: config.shard.count } } : {}),
     toolVersion: input.toolVersion,

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { JsonReport } from "../../src/reporters/json.ts";
+import { readReportFile } from "../../src/reporters/report-file.ts";
 import { cli } from "../helpers/cli.ts";
 
 function reportOf(dir: string): JsonReport {
@@ -35,6 +36,9 @@ describe("conform run --operation / --exclude-operation", () => {
       dir,
     ]);
     expect(result.code, result.err).toBe(0);
+    // The report says the selection, and still matches its schema (read as an untrusted report is).
+    const report = readReportFile(join(dir, "latest", "report.json"), "the report");
+    expect(report.selection?.operations).toEqual({ operations: ["getRegions", "getRegion"] });
     const cases = casesOf(reportOf(dir));
     expect(cases.get("catalogue/regions-pages")?.status).toBe("passed");
     expect(cases.get("catalogue/region-singles")?.status).toBe("passed");
