@@ -74,6 +74,45 @@ describe("conform run --header", () => {
     expect(result.out + result.err).not.toContain(gatewayKey);
   });
 
+  it("conform cleanup sends them too (a gateway asks for its key on the deletes as well)", async () => {
+    const server: ReferenceServer = await createReferenceServer({
+      spec: await bundledSpec(),
+      http: true,
+      token,
+    });
+    closers.push(() => server.close());
+    const upstream = new URL(server.baseUrl);
+    const made = await fetch(`${server.baseUrl}/nodebalancers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ region: "us-east", label: "conform-ab12cd-left" }),
+    });
+    expect(made.status).toBe(200);
+    const seen: IncomingHttpHeaders[] = [];
+    const forwarder = await startRewritingProxy(
+      upstream.origin,
+      () => {},
+      (headers) => seen.push(headers),
+    );
+    closers.push(() => forwarder.close());
+    const result = await cli([
+      "cleanup",
+      "--base-url",
+      `${forwarder.origin}${upstream.pathname}`,
+      "--token",
+      token,
+      "--prefix",
+      "conform-ab12cd",
+      "-H",
+      "X-Api-Key: k3y-42",
+    ]);
+    expect(result.code, result.err + result.out).toBe(0);
+    expect(server.state.nodeBalancers.size).toBe(0);
+    expect(seen.length).toBeGreaterThan(1);
+    for (const headers of seen) expect(headers["x-api-key"]).toBe("k3y-42");
+    expect(result.out + result.err).not.toContain("k3y-42");
+  });
+
   it.each([
     [
       ["-H", "Authorization: Bearer abc"],
