@@ -18,30 +18,35 @@ afterEach(async () => {
   await Promise.allSettled(closers.splice(0).map((close) => close()));
 });
 
+/** A reference server behind a forwarder that keeps each request's headers; `baseUrl` goes through it. */
+async function serverBehindForwarder() {
+  const server: ReferenceServer = await createReferenceServer({
+    spec: await bundledSpec(),
+    http: true,
+    token,
+  });
+  closers.push(() => server.close());
+  const upstream = new URL(server.baseUrl);
+  const seen: IncomingHttpHeaders[] = [];
+  const forwarder = await startRewritingProxy(
+    upstream.origin,
+    () => {},
+    (headers) => seen.push(headers),
+  );
+  closers.push(() => forwarder.close());
+  return { server, baseUrl: `${forwarder.origin}${upstream.pathname}`, seen };
+}
+
 describe("conform run --header", () => {
   it("sends each header on every request; a secret-named one is recorded redacted, its value nowhere", async () => {
-    const server: ReferenceServer = await createReferenceServer({
-      spec: await bundledSpec(),
-      http: true,
-      token,
-    });
-    closers.push(() => server.close());
-    const upstream = new URL(server.baseUrl);
-    const seen: IncomingHttpHeaders[] = [];
-    const forwarder = await startRewritingProxy(
-      upstream.origin,
-      () => {},
-      (headers) => seen.push(headers),
-    );
-    closers.push(() => forwarder.close());
-    const origin = forwarder.origin;
+    const { baseUrl, seen } = await serverBehindForwarder();
     const dir = mkdtempSync(join(tmpdir(), "conform-header-"));
     const har = join(dir, "run.har");
     const gatewayKey = "k3y-42";
     const result = await cli([
       "run",
       "--base-url",
-      `${origin}${upstream.pathname}`,
+      baseUrl,
       "--token",
       token,
       "--suite",
@@ -75,30 +80,17 @@ describe("conform run --header", () => {
   });
 
   it("conform cleanup sends them too (a gateway asks for its key on the deletes as well)", async () => {
-    const server: ReferenceServer = await createReferenceServer({
-      spec: await bundledSpec(),
-      http: true,
-      token,
-    });
-    closers.push(() => server.close());
-    const upstream = new URL(server.baseUrl);
+    const { server, baseUrl, seen } = await serverBehindForwarder();
     const made = await fetch(`${server.baseUrl}/nodebalancers`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ region: "us-east", label: "conform-ab12cd-left" }),
     });
     expect(made.status).toBe(200);
-    const seen: IncomingHttpHeaders[] = [];
-    const forwarder = await startRewritingProxy(
-      upstream.origin,
-      () => {},
-      (headers) => seen.push(headers),
-    );
-    closers.push(() => forwarder.close());
     const result = await cli([
       "cleanup",
       "--base-url",
-      `${forwarder.origin}${upstream.pathname}`,
+      baseUrl,
       "--token",
       token,
       "--prefix",

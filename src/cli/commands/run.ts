@@ -140,7 +140,7 @@ export function runOptions(yargs: Argv) {
         type: "string",
         array: true,
         group: groups.selection,
-        describe: "Only operations whose path template matches (* any characters: /linode/instances*)",
+        describe: "Only operations whose path template matches (* any characters: /compute/instances*)",
       })
       .option("list", {
         type: "boolean",
