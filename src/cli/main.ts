@@ -7,6 +7,7 @@ import { ConfigError, ToolkitError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { terminalSafe } from "../reporters/_internals/text.ts";
 import { commands } from "./commands/index.ts";
+import { configErrorWithMessage } from "./options.ts";
 import { toolVersion } from "./version.ts";
 
 export { endWithParent } from "./parent-watch.ts";
@@ -39,6 +40,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       // for errors thrown by handlers and checks: those are rethrown and reported below.
       // Throwing stops yargs at the first problem (it would otherwise go on validating half-parsed arguments).
       if (error && error.name !== "YError") throw error;
+      // A config file's error, which yargs re-threw as a YError: told as the ConfigError it was, with its code.
+      const fromConfig = configErrorWithMessage(message ?? error?.message ?? "");
+      if (fromConfig) throw fromConfig;
       throw new UsageError(message ?? error?.message ?? "invalid arguments");
     });
   for (const command of commands) cli.command(command);

@@ -3,6 +3,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { ConfigError } from "../core/errors.ts";
 import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
@@ -37,8 +38,36 @@ function optionProblem([name, value]: [string, unknown]): string | undefined {
   return `${JSON.stringify(name.slice(0, 60))} must be a text, a number, true or false, or a list of them`;
 }
 
+/** The config files read from the current folder when no `--config` is given, the first found. */
+export const configFileNames = ["conform.yaml", "conform.yml", "conform.json"] as const;
+
+/** The current folder's config file (its name, as yargs resolves it against the folder), or undefined. */
+export function foundConfigFile(cwd = process.cwd()): string | undefined {
+  return configFileNames.find((name) => existsSync(`${cwd}/${name}`));
+}
+
+/**
+ * The config file's errors as thrown: yargs re-throws a config parser's error as a plain YError with its message, so
+ * `main` finds the ConfigError (and its code) here by that message.
+ */
+let lastConfigError: ConfigError | undefined;
+
+/** The ConfigError `readConfigFile` threw with this message, if it was the last it threw. */
+export function configErrorWithMessage(message: string): ConfigError | undefined {
+  return lastConfigError?.message === message ? lastConfigError : undefined;
+}
+
 /** Reads a config file (JSON, or YAML by extension) into yargs' option object, each option's value checked. */
 export function readConfigFile(path: string): Record<string, unknown> {
+  try {
+    return readConfigFileChecked(path);
+  } catch (error) {
+    if (error instanceof ConfigError) lastConfigError = error;
+    throw error;
+  }
+}
+
+function readConfigFileChecked(path: string): Record<string, unknown> {
   let text: string;
   try {
     text = readInputFile(path, inputLimits.config);

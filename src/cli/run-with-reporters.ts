@@ -13,6 +13,7 @@ import type { RunFinished, RunSnapshot } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { createReporters, type SnapshotWritten } from "../reporters/index.ts";
 import type { RunConfig } from "../runner/config.ts";
+import type { RunListener } from "../runner/event-bus.ts";
 import { LabelMaker } from "../runner/labels.ts";
 import { CleanupLedger } from "../runner/ledger.ts";
 import type { RunOptions } from "../runner/run.ts";
@@ -33,6 +34,8 @@ export interface RunWithReportersOptions {
   readonly hooks?: SuiteHooks;
   /** Judging traffic conform did not make (`proxy`, `verify`): it creates nothing, so there is no cleanup to tell. */
   readonly traffic?: boolean;
+  /** More listeners of the run's events (the proxy's line per exchange). */
+  readonly listeners?: readonly RunListener[];
 }
 
 /**
@@ -44,7 +47,7 @@ export interface RunWithReportersOptions {
 export async function runWithReporters(
   config: RunConfig,
   start: (options: RunOptions) => Promise<RunFinished>,
-  { hooks, traffic = false }: RunWithReportersOptions = {},
+  { hooks, traffic = false, listeners = [] }: RunWithReportersOptions = {},
 ): Promise<number> {
   const runId = newRunId();
   const outputDir = join(config.reportDir, runId);
@@ -53,7 +56,8 @@ export async function runWithReporters(
     stream: process.stdout,
     isTTY: Boolean(process.stdout.isTTY),
     ci: Boolean(process.env.CI),
-    ...colorFromEnv(process.env),
+    // --color/--no-color win over the environment.
+    ...(config.color === undefined ? colorFromEnv(process.env) : { color: config.color }),
   });
   // Before the run, not after it: a run whose reports cannot be written is lost work.
   if (reporters.files.length > 0) await ensureWritable(outputDir);
@@ -87,6 +91,7 @@ export async function runWithReporters(
               })
             : reporters.emit(event),
         ...(har ? [har.listener] : []),
+        ...listeners,
       ],
       signal: controller.signal,
       ledger,

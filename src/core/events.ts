@@ -38,6 +38,13 @@ export interface RunSelection {
   readonly excludeTags: readonly string[];
   readonly checks: readonly string[];
   readonly excludeChecks: readonly string[];
+  /** The selection by operation, when one was given (`--operation`, `--exclude-operation`, `--method`, `--path`). */
+  readonly operations?: {
+    readonly operations?: readonly string[];
+    readonly excludeOperations?: readonly string[];
+    readonly methods?: readonly string[];
+    readonly paths?: readonly string[];
+  };
 }
 
 export interface RunStarted {

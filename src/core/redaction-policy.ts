@@ -54,13 +54,23 @@ function learnHeader(name: string, value: string, secrets: SecretValues): void {
 }
 
 /**
+ * Whether a header a user adds to every request (`-H`) carries a secret by its name: a gateway key, a token, a
+ * session, a signature. Its value is never recorded (`recordHeaders`' `secretNames`) and joins the run's secrets.
+ */
+export function looksSecretHeaderName(name: string): boolean {
+  return /key|token|secret|passw|auth|session|signature|credential|cookie/i.test(name);
+}
+
+/**
  * The recorded form of a header map: names lower-cased, credential headers redacted, known secrets scrubbed; the
  * credentials seen (a request's Authorization, a target's Set-Cookie) join the run's secrets first, so a target that
- * echoes them in a body or an error is scrubbed too.
+ * echoes them in a body or an error is scrubbed too. `secretNames` (lower case): headers the user added whose
+ * values are replaced whatever their length (the run's secrets scrub only values of 8 characters or more).
  */
 export function recordHeaders(
   headers: Readonly<Record<string, string>>,
   secrets: SecretValues,
+  secretNames?: ReadonlySet<string>,
 ): Readonly<Record<string, string>> {
   // for-in and the lower-case names first: every request of a run passes here, with the same Authorization.
   for (const name in headers) {
@@ -71,7 +81,15 @@ export function recordHeaders(
     learnHeader(lower, value, secrets);
     lastLearnt.set(secrets, value);
   }
-  return secrets.scrubRecord(redactHeaders(headers));
+  const recorded = secrets.scrubRecord(redactHeaders(headers));
+  if (secretNames === undefined || secretNames.size === 0) return recorded;
+  let copy: Record<string, string> | undefined;
+  for (const name of secretNames)
+    if (recorded[name] !== undefined) {
+      copy ??= { ...recorded };
+      copy[name] = redactedPlaceholder;
+    }
+  return copy ?? recorded;
 }
 
 /** Learns the secrets of a URL: its userinfo, its secret query and fragment parameters. */

@@ -37,9 +37,9 @@ main{max-width:1200px;margin:0 auto;padding:16px 24px 48px}h1{font-size:22px;mar
 h3{font-size:15px;margin:12px 0 6px}h4{font-size:13px;margin:10px 0 4px;color:var(--muted)}
 .badge{display:inline-block;padding:2px 10px;border-radius:12px;color:#fff;font-weight:600;font-size:13px;vertical-align:middle}
 .badge.passed{background:var(--passed)}.badge.failed{background:var(--failed)}.badge.errored{background:var(--errored)}.badge.interrupted,.badge.incomplete,.badge.unfinished{background:var(--unfinished)}.badge.skipped,.badge.not-run{background:var(--skipped)}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;word-break:break-all}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0}dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;overflow-wrap:anywhere}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}.card{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px 14px;min-width:110px}.card b{display:block;font-size:20px}.card.failed b,.card.errored b{color:var(--failed)}.card.passed b{color:var(--passed)}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:16px}figure{margin:0;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}figcaption{font-weight:600;margin-bottom:4px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(420px,100%),1fr));gap:16px}figure{margin:0;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}figcaption{font-weight:600;margin-bottom:4px}
 svg text{font-size:11px;fill:var(--fg)}svg text.count{fill:var(--muted)}svg .passed{fill:var(--passed)}svg .failed{fill:var(--failed)}svg .errored{fill:var(--errored)}svg .skipped{fill:var(--skipped)}svg .interrupted{fill:var(--unfinished)}.latency-bar rect{fill:#0969da}svg .axis{stroke:var(--line)}
 .filters{display:flex;gap:8px;align-items:center;margin:8px 0}.filters input{flex:1;max-width:420px;padding:5px 8px;border:1px solid var(--line);border-radius:6px}.filters select{padding:5px;border:1px solid var(--line);border-radius:6px}#filter-count{color:var(--muted)}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:4px 8px;border-bottom:1px solid var(--line);vertical-align:top}th{background:var(--panel)}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
@@ -50,6 +50,8 @@ details.failure{border:1px solid var(--line);border-left:4px solid var(--failed)
 .coverage-bar{height:14px;background:var(--line);border-radius:7px;overflow:hidden;max-width:420px}.coverage-bar span{display:block;height:100%;background:var(--passed)}
 .status-chip{display:inline-block;font-family:ui-monospace,monospace;font-size:12px;padding:0 6px;margin:0 3px 2px 0;border-radius:4px;background:var(--panel);border:1px solid var(--line)}.status-chip.s5{color:var(--failed)}.status-chip.s4{color:#9a6700}
 tr.unexercised td{color:var(--muted)}.hidden{display:none}footer{margin-top:32px;color:var(--muted);font-size:12px}
+.scroll-x{overflow-x:auto;max-width:100%}code,.check,details.failure{overflow-wrap:anywhere}
+@media (max-width:600px){main{padding:12px 10px 32px}.card{min-width:0;flex:1 1 40%}th,td{padding:4px 5px}}
 `;
 
 // Runs in the page: filtering, opening a failure when its link is followed, copying a curl line. It reads only the
@@ -248,7 +250,7 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
       return html`<tr class="case-row" data-status="${event.status}" data-suite="${suite.id}" data-search="${search}">
 <td>${statusBadge(event.status)}</td><td>${event.title} <span class="msg">${event.caseId}</span>${
         message ? html`<div class="msg">${message}</div>` : html``
-      }</td><td class="num">${formatDuration(event.durationMs)}</td><td class="num">${event.passedChecks}/${checks}</td><td>${
+      }</td><td class="num">${formatDuration(event.durationMs)}</td><td class="num">${event.passedChecks}/${checks} checks</td><td>${
         anchor ? html`<a href="#${anchor}">details</a>` : html``
       }</td></tr>`;
     });
@@ -336,17 +338,17 @@ ${counts.interrupted > 0 ? html`<div class="card interrupted"><b>${counts.interr
 </select>
 <span id="filter-count"></span>
 </div>
-<table id="case-table">
+<div class="scroll-x"><table id="case-table">
 <thead><tr><th>Status</th><th>Suite / case</th><th class="num">Duration</th><th class="num">Passed</th><th></th></tr></thead>
 <tbody>${rows}</tbody>
-</table>
+</table></div>
 </section>
 <section id="groups">
 <h2>Failure groups (${groups.length}), largest first</h2>
 ${
   groups.length === 0
     ? html`<p class="empty">No failures.</p>`
-    : html`<table id="group-table"><thead><tr><th class="num">Failures</th><th>Check</th><th>Message shape</th><th>Cases</th><th>First cases</th></tr></thead><tbody>${groups.map((group) => groupRow(group, caseAnchors))}</tbody></table>`
+    : html`<div class="scroll-x"><table id="group-table"><thead><tr><th class="num">Failures</th><th>Check</th><th>Message shape</th><th>Cases</th><th>First cases</th></tr></thead><tbody>${groups.map((group) => groupRow(group, caseAnchors))}</tbody></table></div>`
 }
 </section>
 ${record.finished?.baseline ? baselineSection(record.finished.baseline, groups) : html``}
@@ -358,7 +360,7 @@ ${failures.length === 0 ? html`<p class="empty">No failures.</p>` : failures.map
 <h2>Operation coverage</h2>
 <p>${exercised} of ${coverage.total} operations exercised (${percent} %) · statuses seen: ${record.statusesSeen().join(", ") || "none"}</p>
 <div class="coverage-bar"><span style="width:${percent}%"></span></div>
-<table id="coverage-table"><thead><tr><th>Method</th><th>Path</th><th>Operation</th><th>Statuses seen</th></tr></thead><tbody>${coverageRows}</tbody></table>
+<div class="scroll-x"><table id="coverage-table"><thead><tr><th>Method</th><th>Path</th><th>Operation</th><th>Statuses seen</th></tr></thead><tbody>${coverageRows}</tbody></table></div>
 </section>
 ${notes.length > 0 ? html`<section id="notes"><h2>Warnings and cleanup</h2><ul>${notes}</ul></section>` : html``}
 <footer>Written by conform ${started.toolVersion}. Secrets were redacted when the exchanges were recorded; the curl lines read the token from <code>$CONFORM_TOKEN</code>.</footer>

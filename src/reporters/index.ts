@@ -8,10 +8,12 @@
 import { ConfigError } from "../core/errors.ts";
 import type { RunEvent, RunSnapshot } from "../core/events.ts";
 import { createConsoleReporter } from "./console.ts";
+import { createGithubReporter } from "./github.ts";
 import { createHtmlReporter } from "./html.ts";
 import { createJsonReporter } from "./json.ts";
 import { createJunitReporter } from "./junit.ts";
 import { createMarkdownReporter } from "./markdown.ts";
+import { createNdjsonReporter } from "./ndjson.ts";
 import { refreshLatest, writeLatest } from "./output.ts";
 import type { BuiltinReporterOptions, Reporter, ReporterName, ReporterOptions } from "./types.ts";
 
@@ -29,6 +31,8 @@ export const reportersMap: { readonly [Name in ReporterName]: ReporterFactory<Na
   junit: createJunitReporter,
   html: createHtmlReporter,
   markdown: createMarkdownReporter,
+  github: createGithubReporter,
+  ndjson: createNdjsonReporter,
 });
 
 export const reporterNames = Object.keys(reportersMap) as ReporterName[];

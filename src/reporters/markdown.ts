@@ -5,9 +5,17 @@
  * that may come from the target is a code span or escaped (`_internals/markdown.ts`).
  * @module
  */
+
+import { curlLine } from "./_internals/curl.ts";
 import { formatDuration } from "./_internals/durations.ts";
-import { failuresByGroup, firstMessage, groupSize } from "./_internals/failure-text.ts";
-import { codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
+import {
+  failuresByGroup,
+  firstMessage,
+  type GroupFailure,
+  groupExamples,
+  groupSize,
+} from "./_internals/failure-text.ts";
+import { codeBlock, codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
 import { RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
 import { writeReportFile } from "./output.ts";
 import type { MarkdownReporterOptions, Reporter, ReporterOptions } from "./types.ts";
@@ -23,6 +31,22 @@ const statusMark: Record<SuiteStatus | "interrupted", string> = {
   incomplete: "⏹️",
   interrupted: "⏹️",
 };
+
+/**
+ * A group's first kept request as a curl line and its replay command, collapsed under the group's line (a PR
+ * comment stays short); nothing when the group kept neither (an errored case).
+ */
+function reproduceLines(failures: readonly GroupFailure[], insecure: boolean): string[] {
+  const first = groupExamples(failures, 1)[0];
+  const exchange = first?.check?.exchange;
+  const replay = (first?.check?.result.reproduction ?? first?.event.reproduction)?.replay;
+  const commands = [
+    ...(exchange ? [curlLine(exchange.request, { insecure })] : []),
+    ...(replay ? [replay] : []),
+  ];
+  if (commands.length === 0) return [];
+  return ["  <details><summary>reproduce</summary>", "", ...codeBlock(commands, "  "), "", "  </details>"];
+}
 
 export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions = {}): string {
   const started = record.started;
@@ -83,6 +107,7 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
         : "";
       lines.push(
         `- **${group.failures}×** ${codeSpan(group.checkId)}: ${codeSpan(group.example)} (${groupSize(group)}${where}) · group ${codeSpan(group.id)}`,
+        ...reproduceLines(byGroup.get(group.id) ?? [], started.target.embedded),
       );
     }
     if (groups.length > maxGroups)

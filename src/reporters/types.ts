@@ -78,6 +78,12 @@ export interface MarkdownReporterOptions {
   readonly maxGroups?: number;
 }
 
+/** None yet. */
+export type GithubReporterOptions = Readonly<Record<never, never>>;
+
+/** None yet. */
+export type NdjsonReporterOptions = Readonly<Record<never, never>>;
+
 /** Per-reporter options by name (vitest `BuiltinReporterOptions`). */
 export interface BuiltinReporterOptions {
   readonly console: ConsoleReporterOptions;
@@ -85,6 +91,8 @@ export interface BuiltinReporterOptions {
   readonly junit: JunitReporterOptions;
   readonly html: HtmlReporterOptions;
   readonly markdown: MarkdownReporterOptions;
+  readonly github: GithubReporterOptions;
+  readonly ndjson: NdjsonReporterOptions;
 }
 
 export type ReporterName = keyof BuiltinReporterOptions;

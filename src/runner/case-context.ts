@@ -15,6 +15,7 @@ import type { ApiSpec } from "../spec/types.ts";
 import type { HttpClient, LiveResponse } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
+import type { OperationSelection } from "./operation-selection.ts";
 import { type RequestToCheck, requestConformance } from "./request-conformance.ts";
 import type { SharedReads } from "./shared-reads.ts";
 import type {
@@ -69,6 +70,10 @@ export interface CaseContextDeps {
   readonly knownFailure?: (assertionName: string) => boolean;
   /** Hears a case say it judges on thin evidence (`<suite>/<case>: <reason>`), for the run's warnings. */
   readonly thinEvidence?: (note: string) => void;
+  /** The operations the case may request (`--operation` and the like); a request to another skips the case. */
+  readonly operations?: OperationSelection;
+  /** Which operation a request hits (needed only with a selection). */
+  readonly matchOperation?: (method: string, url: string) => string | undefined;
 }
 
 /**
@@ -137,6 +142,17 @@ function contentTypeOf(headers: Readonly<Record<string, string>>): string | unde
   return undefined;
 }
 
+/** Why a request must not go (its operation left out of the selection), or undefined. */
+function leftOutRequest(deps: CaseContextDeps, method: string, url: string): string | undefined {
+  const selection = deps.operations;
+  if (selection === undefined || selection.everything || deps.matchOperation === undefined) return undefined;
+  const operationId = deps.matchOperation(method, url);
+  const reason = operationId === undefined ? undefined : selection.leftOutReason(operationId);
+  return reason === undefined
+    ? undefined
+    : `it requests ${operationId} (${method.toUpperCase()}), left out of the operation selection (${reason})`;
+}
+
 function makeClient(
   deps: CaseContextDeps,
   recorder: CaseRecorder,
@@ -164,6 +180,8 @@ function makeClient(
         typeof options.filter === "string" ? options.filter : JSON.stringify(options.filter);
     }
     const url = buildUrl(base, path, options.query);
+    const leftOut = leftOutRequest(deps, method, url);
+    if (leftOut !== undefined) return Promise.reject(new CaseSkipped(leftOut));
     // A request the case means to be valid must follow the description: one that does not is the suite's defect,
     // never sent. A deliberately invalid one says what it breaks and goes as is.
     if (options.breaks === undefined) {
@@ -261,6 +279,7 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     knownFailure: (name) => deps.knownFailure?.(name) ?? false,
     thinEvidence: (reason) =>
       deps.thinEvidence?.(`${deps.suiteId}/${deps.caseId}: ${deps.secrets.scrub(reason)}`),
+    isOperationSelected: (operationId) => deps.operations?.leftOutReason(operationId) === undefined,
     label: (name) => deps.labels.make(name),
     cleanup(description, deletePath) {
       deps.ledger.record({ description, deletePath });

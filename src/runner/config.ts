@@ -24,12 +24,19 @@ export interface RunConfig {
   readonly excludeTags: readonly string[];
   readonly checks: readonly string[];
   readonly excludeChecks: readonly string[];
+  /** Selection by operation (`operation-selection.ts`): ids, ids left out, methods, path patterns. */
+  readonly operations: readonly string[];
+  readonly excludeOperations: readonly string[];
+  readonly methods: readonly string[];
+  readonly paths: readonly string[];
   readonly seed: number;
   /** Suites run at once (cases within a suite run in order). */
   readonly concurrency: number;
   readonly rate: RatePolicy;
   /** Per request: connect, headers and body each. */
   readonly timeoutMs: number;
+  /** Headers added to every request (`--header`), names lower-cased; a request's own header of the name wins. */
+  readonly headers: Readonly<Record<string, string>>;
   /** PEM file of a CA to trust, or undefined. */
   readonly caFile: string | undefined;
   readonly insecure: boolean;
@@ -37,6 +44,8 @@ export interface RunConfig {
   /** Every exchange of the run written to this file as HAR 1.2 (redacted as the reports), or undefined. */
   readonly harPath?: string | undefined;
   readonly reporters: readonly string[];
+  /** Colour in the console: `--color`/`--no-color`; undefined: a terminal's, unless NO_COLOR or FORCE_COLOR say. */
+  readonly color?: boolean | undefined;
   readonly allowWrites: boolean;
   /** Stop starting new cases after this many failures (0: never stop). */
   readonly maxFailures: number;
@@ -85,10 +94,15 @@ export const runConfigDefaults = Object.freeze({
   excludeTags: [],
   checks: [],
   excludeChecks: [],
+  operations: [],
+  excludeOperations: [],
+  methods: [],
+  paths: [],
   seed: 0,
   concurrency: 4,
   rate: { kind: "auto" },
   timeoutMs: 30_000,
+  headers: {},
   caFile: undefined,
   insecure: false,
   reportDir: "reports",
@@ -115,12 +129,15 @@ export const runConfigDefaults = Object.freeze({
   baseline: undefined,
 } satisfies RunConfig);
 
-/** Parses `auto`, `N/s` or `N/m` (`--rate-limit`); undefined when the text is not one of them. */
+/** Seconds in each unit of a budget. */
+const unitSeconds: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600 };
+
+/** Parses `auto`, `N/s`, `N/m` or `N/h` (`--rate-limit`); undefined when the text is not one of them. */
 export function parseRatePolicy(text: string): RatePolicy | undefined {
   if (text === "auto") return { kind: "auto" };
-  const match = /^(\d+(?:\.\d+)?)\/(s|m)$/.exec(text.trim());
+  const match = /^(\d+(?:\.\d+)?)\/(s|m|h)$/.exec(text.trim());
   if (!match) return undefined;
   const count = Number(match[1]);
   if (!(count > 0)) return undefined;
-  return { kind: "fixed", perSecond: match[2] === "s" ? count : count / 60 };
+  return { kind: "fixed", perSecond: count / unitSeconds[match[2]!]! };
 }

@@ -21,6 +21,7 @@ import { HttpClient } from "./http-client.ts";
 import { LabelMaker } from "./labels.ts";
 import { CleanupLedger } from "./ledger.ts";
 import { operationMatcher } from "./operation-matcher.ts";
+import { everyOperation, type OperationSelection } from "./operation-selection.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
 import { runWarnings } from "./run-warnings.ts";
@@ -47,6 +48,8 @@ export interface EngineInput {
   readonly suites: readonly Suite[];
   readonly refused: readonly { readonly suite: Suite; readonly reason: string }[];
   readonly checks: readonly CheckDefinition[];
+  /** The operations cases may request (`--operation` and the like); default: every one. */
+  readonly operations?: OperationSelection;
   readonly bus: EventBus;
   readonly signal: AbortSignal;
   readonly toolVersion: string;
@@ -55,6 +58,19 @@ export interface EngineInput {
   readonly warnings?: readonly string[];
   /** The run's cleanup ledger, when the caller wants to read what is left (a second signal); else the engine's own. */
   readonly ledger?: CleanupLedger;
+}
+
+/** The run's selection by operation as run-started says it: only the options given, nothing without any. */
+function operationSelectionOf(config: RunConfig): { operations?: Record<string, string[]> } {
+  const given = Object.entries({
+    operations: config.operations,
+    excludeOperations: config.excludeOperations,
+    methods: config.methods,
+    paths: config.paths,
+  }).filter(([, values]) => values.length > 0);
+  return given.length === 0
+    ? {}
+    : { operations: Object.fromEntries(given.map(([key, values]) => [key, [...values]])) };
 }
 
 /** The suites' options: the config's, with the target's known login where the config names none. */
@@ -159,6 +175,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     waitedMs += waitMs;
     bus.emit({ type: "rate-limit-wait", limit: key.split("\u0000")[0] ?? key, waitMs, reason });
   };
+  const matchOperation = operationMatcher(spec, target);
   const client = new HttpClient({
     timeoutMs: config.timeoutMs,
     ca: target.ca,
@@ -178,7 +195,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     ),
     onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
     secrets,
-    matchOperation: operationMatcher(spec, target),
+    matchOperation,
+    addedHeaders: Object.keys(config.headers).length > 0 ? config.headers : undefined,
   });
   const ledger = input.ledger ?? new CleanupLedger();
   const judge = new ExchangeJudge(spec, input.checks);
@@ -214,6 +232,8 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     ...(config.baseline
       ? { knownFailure: (name: string) => config.baseline!.groups.has(groups.idOf(`assert:${name}`, "").id) }
       : {}),
+    operations: input.operations ?? everyOperation,
+    matchOperation,
   };
   const totals = emptyCounts();
   const skippedReasons: string[] = [];
@@ -236,6 +256,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
       excludeTags: [...config.excludeTags],
       checks: [...config.checks],
       excludeChecks: [...config.excludeChecks],
+      ...operationSelectionOf(config),
     },
     ...(config.shard ? { shard: { index: config.shard.index, count: config.shard.count } } : {}),
     toolVersion: input.toolVersion,

@@ -14,6 +14,7 @@ import type { Exchange, RecordedRequest, RecordedResponse, RequestIntent } from 
 import { isRedactedHeader, maxRecordedDepth, type SecretValues } from "../core/redact.ts";
 import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { abortRelayOf } from "./abort-relay.ts";
+import { secretHeaderNames, withAddedHeaders } from "./added-headers.ts";
 import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
 import { transportReason } from "./transport-reason.ts";
 
@@ -37,6 +38,8 @@ export interface ClientOptions {
   /** Which spec operation a request hits (for coverage and pacing keys). */
   readonly matchOperation: (method: string, url: string) => string | undefined;
   readonly clock?: PacerClock;
+  /** Headers the user adds to every request (`--header`), names lower-cased; a request's own header wins. */
+  readonly addedHeaders?: Readonly<Record<string, string>>;
 }
 
 export interface OutgoingRequest {
@@ -137,6 +140,8 @@ export class HttpClient {
   readonly #options: ClientOptions;
   readonly #clock: PacerClock;
   readonly #deadlines: ReadDeadlines;
+  /** Added headers whose values are never recorded (secret by their names). */
+  readonly #secretHeaderNames: ReadonlySet<string>;
   #nextId = 1;
   /** 429 answers retried, and 429 answers seen, for the report. */
   retries = 0;
@@ -146,6 +151,8 @@ export class HttpClient {
     this.#options = options;
     this.#clock = options.clock ?? realPacerClock;
     this.#deadlines = new ReadDeadlines(options.requestDeadlineMs);
+    this.#secretHeaderNames = secretHeaderNames(options.addedHeaders ?? {});
+    for (const name of this.#secretHeaderNames) options.secrets.add(options.addedHeaders?.[name]);
     this.#agent = new Agent({
       connections: options.connections,
       connectTimeout: options.timeoutMs,
@@ -166,9 +173,12 @@ export class HttpClient {
    * Throws TransportError when no answer came.
    */
   async send(
-    outgoing: OutgoingRequest,
+    given: OutgoingRequest,
     observe: (exchange: Exchange) => void = () => {},
   ): Promise<LiveResponse> {
+    const added = this.#options.addedHeaders;
+    const outgoing =
+      added === undefined ? given : { ...given, headers: withAddedHeaders(given.headers, added) };
     const operationId = this.#options.matchOperation(outgoing.method, outgoing.url);
     // Targets limit per token (or per address without one) and per kind of endpoint: a window one token spent
     // must not hold another token's requests.
@@ -205,7 +215,7 @@ export class HttpClient {
 
   private recordRequest(outgoing: OutgoingRequest): RecordedRequest {
     const secrets = this.#options.secrets;
-    const headers = recordHeaders(outgoing.headers ?? {}, secrets);
+    const headers = recordHeaders(outgoing.headers ?? {}, secrets, this.#secretHeaderNames);
     const body =
       outgoing.body === undefined
         ? undefined

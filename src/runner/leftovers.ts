@@ -37,6 +37,8 @@ export interface LeftoverOptions {
   readonly ca?: string;
   readonly insecure?: boolean;
   readonly timeoutMs?: number;
+  /** Headers added to every request (`--header`), names lower-cased. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Told about each step (found, deleted, failed), for a person watching. */
   readonly onProgress?: (line: string) => void;
 }
@@ -142,6 +144,7 @@ export async function cleanLeftovers(options: LeftoverOptions): Promise<Leftover
     pacer: new RatePacer({ kind: "auto" }, undefined, undefined, 120_000),
     secrets,
     matchOperation: endpointKey,
+    ...(options.headers && Object.keys(options.headers).length > 0 ? { addedHeaders: options.headers } : {}),
   });
   const progress = options.onProgress ?? (() => {});
   const lister = new Lister(client, options);

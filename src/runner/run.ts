@@ -16,6 +16,7 @@ import { discoverSuites } from "./discovery.ts";
 import { runEngine } from "./engine.ts";
 import { EventBus, type RunListener } from "./event-bus.ts";
 import type { CleanupLedger } from "./ledger.ts";
+import { type OperationSelection, selectOperations } from "./operation-selection.ts";
 import { checkToken, preflight } from "./preflight.ts";
 import { selectSuites } from "./selection.ts";
 import { assignShards, suiteWeights } from "./shard.ts";
@@ -79,6 +80,7 @@ async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFi
   // Compiled validators are shared with earlier runs of this process on the same description (`conform faults`
   // runs the suites once per fault): each schema compiles once, and stays optimised.
   const spec = await loadSpec(config.specPath, { shareCompiled: true });
+  const operations = selectOperations(spec, config);
   const discovered = await discoverSuites(config.suitePaths);
   const started = await startTarget(config, spec);
   try {
@@ -110,6 +112,7 @@ async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFi
       refused: selection.refused,
       warnings,
       checks,
+      operations,
       bus,
       signal: options.signal,
       toolVersion: options.toolVersion,
@@ -121,6 +124,29 @@ async function runLimited(config: RunConfig, options: RunOptions): Promise<RunFi
   } finally {
     await started.close();
   }
+}
+
+/** What a run with this config would run, without starting a target (`conform run --list`). */
+export interface PlannedSelection {
+  readonly spec: ApiSpec;
+  readonly suites: ReturnType<typeof selectSuites>;
+  readonly checks: readonly CheckDefinition[];
+  readonly operations: OperationSelection;
+}
+
+export async function planSelection(config: RunConfig): Promise<PlannedSelection> {
+  const checks = selectChecks(config.checks, config.excludeChecks);
+  const spec = await loadSpec(config.specPath, { shareCompiled: true });
+  const operations = selectOperations(spec, config);
+  const discovered = await discoverSuites(config.suitePaths);
+  const suites = shardOf(
+    selectSuites(
+      discovered.map((entry) => entry.suite),
+      { ...config, embedded: config.baseUrl === undefined },
+    ),
+    config,
+  );
+  return { spec, suites, checks, operations };
 }
 
 /**
@@ -176,7 +202,11 @@ async function checkTarget(
       const answer = await request(url, {
         method: "GET",
         dispatcher: agent,
-        headers: { accept: "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          ...config.headers,
+          accept: "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         headersTimeout: config.timeoutMs,
         bodyTimeout: config.timeoutMs,
         signal: bounded,

@@ -147,6 +147,11 @@ export interface CaseContext {
       reproduction?: Reproduction;
     },
   ): boolean;
+  /**
+   * Whether the run's operation selection (`--operation`, `--exclude-operation`, `--method`, `--path`) lets the case
+   * request this operation; a request to one it leaves out skips the case, saying so.
+   */
+  isOperationSelected(operationId: string): boolean;
   /** Stops the case as skipped, with the reason reported (never counted as passed). */
   skip(reason: string): never;
   /** A label for a resource the run creates: the run's prefix, then `name`, short and unique. */

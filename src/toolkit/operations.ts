@@ -54,9 +54,11 @@ export function call(t: CaseContext, operationId: string, options: CallOptions =
   return client.request(operation.method.toUpperCase(), pathOf(operation, ...params), request);
 }
 
-/** Operations of the API server (not the login server's), in the description's order. */
+/** Operations of the API server (not the login server's) the run selects, in the description's order. */
 export function apiOperations(t: CaseContext): OperationInfo[] {
-  return t.spec.operations.all().filter((operation) => operation.serverUrl === undefined);
+  return t.spec.operations
+    .all()
+    .filter((operation) => operation.serverUrl === undefined && t.isOperationSelected(operation.operationId));
 }
 
 /** Operations of the API server that need a token. */

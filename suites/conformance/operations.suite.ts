@@ -45,7 +45,8 @@ async function exerciseAll(t: CaseContext, reads: boolean): Promise<void> {
   const operations = operationOrder(t.spec, apiOperations(t)).filter(
     (operation) => (operationKind(t.spec, operation) === "read") === reads,
   );
-  if (operations.length === 0) t.skip(`the description has no ${reads ? "read" : "write"} operation`);
+  if (operations.length === 0)
+    t.skip(`the description has no ${reads ? "read" : "write"} operation the run selects`);
   const harvest = harvestOf(t);
   const outcomes: OperationOutcome[] = [];
   let defect: unknown;

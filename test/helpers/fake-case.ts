@@ -197,6 +197,7 @@ export function fakeCase(
     log: (message) => void record.logs.push(message),
     knownFailure: (name) => init.knownFailures?.includes(name) ?? false,
     thinEvidence: (reason) => void record.logs.push(`thin evidence: ${reason}`),
+    isOperationSelected: () => true,
   };
   return Object.assign(record, { t });
 }

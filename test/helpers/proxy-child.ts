@@ -11,11 +11,16 @@ export interface ProxyChild {
 }
 
 /** Starts `conform proxy --target <target> --port 0 --report-dir <reportDir> ...more`. */
-export function startProxy(target: string, reportDir: string, more: readonly string[]): ProxyChild {
+export function startProxy(
+  target: string,
+  reportDir: string,
+  more: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ProxyChild {
   const child: ChildProcess = spawn(
     process.execPath,
     [conformBin, "proxy", "--target", target, "--port", "0", "--report-dir", reportDir, ...more],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env },
   );
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

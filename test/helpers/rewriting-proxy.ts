@@ -15,9 +15,12 @@ export interface RewritingProxy {
 export async function startRewritingProxy(
   upstreamOrigin: string,
   rewrite: (headers: IncomingHttpHeaders, body: Promise<Buffer>) => void,
+  /** Sees each request's headers as they came (what the client sent). */
+  seeRequest: (headers: IncomingHttpHeaders) => void = () => {},
 ): Promise<RewritingProxy> {
   const upstream = new URL(upstreamOrigin);
   const proxy = createServer((incoming, outgoing) => {
+    seeRequest(incoming.headers);
     const forward = request(
       {
         host: upstream.hostname,

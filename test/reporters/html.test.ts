@@ -128,6 +128,46 @@ describe("html reporter in Chromium", () => {
     return { page, url, requests, problems, dialogs: () => dialogs };
   }
 
+  it("counts cases on a suite's row and checks on a case's row, each saying which", async () => {
+    const { page } = await open(failingRun());
+    try {
+      const suites = await page.locator("tr.suite-row td:nth-child(4)").allTextContents();
+      const cases = await page.locator("tr.case-row td:nth-child(4)").allTextContents();
+      expect(suites.length).toBeGreaterThan(0);
+      for (const cell of suites) expect(cell).toMatch(/^\d+\/\d+ cases$/);
+      expect(cases.length).toBeGreaterThan(0);
+      for (const cell of cases) expect(cell).toMatch(/^(\d+\/\d+ checks|-)$/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("reads at 420 px: nothing wider than the screen (a screenshot is taken), every element inside it", async () => {
+    const path = await writeHtml(failingRun());
+    const page = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    try {
+      await page.goto(pathToFileURL(path).href);
+      // Open every failure, so what it shows (request, response, curl line) is measured too. The page's own code
+      // as text: this project's types have no DOM.
+      await page.evaluate('for (const details of document.querySelectorAll("details")) details.open = true');
+      const screenshot = await page.screenshot({ fullPage: true });
+      expect(screenshot.readUInt32BE(16), "the full-page screenshot's width").toBe(420);
+      // Elements reaching past the screen's right edge; inside a scrolling box (a pre, a wide table's box) the
+      // content scrolls in its box, which is what is measured.
+      const overflow = await page.evaluate(`({
+        page: document.documentElement.scrollWidth,
+        wide: [...document.querySelectorAll("body *")]
+          .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+          .filter((element) => element.matches("pre, .scroll-x") || !element.closest("pre, .scroll-x"))
+          .slice(0, 5)
+          .map((element) => element.tagName.toLowerCase() + "#" + element.id + "." + element.className),
+      })`);
+      expect(overflow).toEqual({ page: 420, wide: [] });
+    } finally {
+      await page.close();
+    }
+  });
+
   it("renders the summary, charts and coverage; its script runs and nothing is fetched", async () => {
     const { page, url, requests, problems } = await open(failingRun());
     try {

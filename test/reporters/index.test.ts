@@ -25,8 +25,8 @@ async function runAll(names: string[], base: string, runId: string, events = all
 }
 
 describe("reporters map and createReporters", () => {
-  it("knows the five built-in reporters by name", () => {
-    expect(reporterNames).toEqual(["console", "json", "junit", "html", "markdown"]);
+  it("knows the seven built-in reporters by name", () => {
+    expect(reporterNames).toEqual(["console", "json", "junit", "html", "markdown", "github", "ndjson"]);
     expect(Object.isFrozen(reportersMap)).toBe(true);
   });
 
@@ -61,7 +61,7 @@ describe("reporters map and createReporters", () => {
   it("writes every report into the run's directory and mirrors it to latest", async () => {
     const base = await reportDir();
     const { outputDir, latest, capture } = await runAll([...reporterNames], base, "run-1");
-    const files = ["junit.xml", "report.html", "report.json", "summary.md"];
+    const files = ["events.ndjson", "junit.xml", "report.html", "report.json", "summary.md"];
     expect((await readdir(outputDir)).sort()).toEqual(files);
     expect(latest).toBe(join(base, "latest"));
     expect(latestDirOf(outputDir)).toBe(join(base, "latest"));

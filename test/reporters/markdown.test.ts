@@ -50,6 +50,22 @@ describe("markdown reporter", () => {
     expect(section).toMatch(/^\d+\)\*\*:\n\n- /);
   });
 
+  it("puts each group's first curl line and replay command under it, collapsed; a group with neither has none", async () => {
+    const text = await summary(failingRun());
+    const blocks = [
+      ...text.matchAll(
+        /\n {2}<details><summary>reproduce<\/summary>\n\n {2}```sh\n([\s\S]*?)\n {2}```\n\n {2}<\/details>/g,
+      ),
+    ].map((match) => match[1]!.split("\n").map((line) => line.trim()));
+    expect(blocks).toHaveLength(3);
+    for (const block of blocks) expect(block[0]).toMatch(/^curl .*"Authorization: Bearer \$CONFORM_TOKEN"/);
+    expect(blocks.flat()).toContain(
+      "conform replay --suite x-filter --case filter-property --seed -1893247561 --path 41:2:0",
+    );
+    // The errored group (no exchange kept, no replay) has no block: its line is followed by the next group's.
+    expect(text).toMatch(/`f485dac5d1`\n- \*\*1×\*\*/);
+  });
+
   it("lists failure groups largest first with their first message and case, seeds included, hostile text inert", async () => {
     const text = await summary(failingRun());
     expect(text.split("\n")[0]).toMatch(/^### ❌ conform failed: 2 failed, 1 errored, 2 passed, 1 skipped/);

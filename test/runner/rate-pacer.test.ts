@@ -42,11 +42,13 @@ describe("rate policy parsing", () => {
     ["5/s", { kind: "fixed", perSecond: 5 }],
     ["120/m", { kind: "fixed", perSecond: 2 }],
     ["0.5/s", { kind: "fixed", perSecond: 0.5 }],
+    ["7200/h", { kind: "fixed", perSecond: 2 }],
+    ["1800/h", { kind: "fixed", perSecond: 0.5 }],
   ])("%s", (text, expected) => {
     expect(parseRatePolicy(text)).toEqual(expected);
   });
 
-  it.each(["", "fast", "0/s", "-1/s", "5/h", "5"])("refuses %j", (text) => {
+  it.each(["", "fast", "0/s", "-1/s", "0/h", "5/d", "5"])("refuses %j", (text) => {
     expect(parseRatePolicy(text)).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { inputLimits, readInputFile } from "../../core/input-file.ts";
+import { addedHeadersOf } from "../../runner/added-headers.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
 import type { Leftover } from "../../runner/leftovers.ts";
@@ -50,6 +51,12 @@ function builder(yargs: Argv) {
       default: false,
       describe: "List what would be deleted; delete nothing",
     })
+    .option("header", {
+      alias: "H",
+      type: "string",
+      array: true,
+      describe: 'Add "Name: value" to every request (as conform run -H); a secret-named one is never printed',
+    })
     .option("ca", { type: "string", describe: "PEM file of a CA to trust for the target" })
     .option("insecure", {
       type: "boolean",
@@ -70,6 +77,7 @@ function builder(yargs: Argv) {
         );
       if (args["base-url"] === undefined && args["from-report"] === undefined)
         throw new ConfigError("--base-url is required");
+      addedHeadersOf((args.header ?? []).map(String));
       return checkNumbers(args, ["timeout"]);
     })
     .example(
@@ -245,6 +253,7 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
         ca: readCa(args.ca),
         insecure: args.insecure,
         timeoutMs: args.timeout,
+        headers: addedHeadersOf((args.header ?? []).map(String)),
         onProgress: (line) => write(`  ${line}`),
       });
       found.push(...report.found);

@@ -72,9 +72,12 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
     "Run a long generated campaign (filters, pagination, ...) with a progress bar, writing the usual reports",
   builder: builder as unknown as CommandModule<object, FuzzArgs>["builder"],
   handler: async (args) => {
+    // The options are run's: --list would be silently ignored here and the campaign run.
+    if ((args as { list?: boolean }).list)
+      throw new ConfigError("--list is for `conform run` (e.g. conform run --tag filters --list)");
     const { runFuzzCampaign } = await import("../../runner/fuzz.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
-    const config = toRunConfig(args);
+    const config = await toRunConfig(args);
     const replay = args.property === undefined ? undefined : parsePropertyReplay(args.property, args.path);
     const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`, { ci: Boolean(process.env.CI) });
     try {

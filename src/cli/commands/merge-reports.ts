@@ -25,7 +25,8 @@ function builder(yargs: Argv) {
     .option("reporter", {
       type: "string",
       array: true,
-      describe: "console, json, junit, html, markdown (comma-separated; default: all)",
+      describe:
+        "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
     })
     .example("$0 merge-reports shards/*/", "Merge the report directories of every shard");
 }

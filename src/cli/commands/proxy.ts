@@ -76,7 +76,8 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
   handler: async (args) => {
     const { runProxy } = await import("../../traffic/proxy.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
-    const config = toRunConfig(args);
+    const { exchangeLogListener } = await import("../../reporters/exchange-log.ts");
+    const config = await toRunConfig(args);
     args.exitCode = await runWithReporters(
       config,
       (options) =>
@@ -92,11 +93,12 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
             process.stderr.write(
               `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,
             ),
-          onExchange: (judged) => {
-            if (judged % 100 === 0) process.stderr.write(`conform proxy: ${judged} exchanges judged\n`);
-          },
         }),
-      { traffic: true },
+      {
+        traffic: true,
+        // A line per judged exchange (a count a minute under CI): the user sees the proxy is getting traffic.
+        listeners: [exchangeLogListener(process.env)],
+      },
     );
   },
 };

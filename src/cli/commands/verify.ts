@@ -59,7 +59,7 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
   handler: async (args) => {
     const { verifyRecordings } = await import("../../traffic/verify.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
-    const config = toRunConfig(args);
+    const config = await toRunConfig(args);
     args.exitCode = await runWithReporters(
       config,
       (options) =>

@@ -25,3 +25,20 @@ export function escapeMarkdown(text: string): string {
     .replace(/</g, "&lt;")
     .replace(/@/g, "@\u200b");
 }
+
+/**
+ * A fenced code block of lines (a curl line, a replay command), indented by `indent` (inside a list item): fenced
+ * with more backticks than the longest run inside, control characters removed, each line cut to `max`.
+ */
+export function codeBlock(lines: readonly string[], indent = "", language = "sh", max = 2000): string[] {
+  const clean = lines.map((line) =>
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+    excerpt(oneLine(line.replace(/[\u0000-\u001f\u007f]/g, " ")), max),
+  );
+  const longest = Math.max(
+    0,
+    ...clean.flatMap((line) => [...line.matchAll(/`+/g)].map((run) => run[0].length)),
+  );
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return [`${indent}${fence}${language}`, ...clean.map((line) => `${indent}${line}`), `${indent}${fence}`];
+}
