@@ -88,7 +88,9 @@ describe("a falsified filter property carries the exchange that failed", () => {
 
   it("its printed curl line, run by curl against the faulty server, answers the defective list", async () => {
     const lines = failureLines(semantics);
-    const at = lines.findIndex((line) => line.startsWith("✗ assert:getNodeBalancers: X-Filter answers wrongly"));
+    const at = lines.findIndex((line) =>
+      line.startsWith("✗ assert:getNodeBalancers: X-Filter answers wrongly"),
+    );
     const curl = lines.slice(at).find((line) => line.trimStart().startsWith("reproduce: curl "));
     expect(curl).toContain("x-filter: ");
     const answered = JSON.parse(
