@@ -38,7 +38,7 @@ export interface RunSelection {
   readonly excludeTags: readonly string[];
   readonly checks: readonly string[];
   readonly excludeChecks: readonly string[];
-  /** The selection by operation, when one was given (`--operation`, `--exclude-operation`, `--method`, `--path`). */
+  /** The selection by operation, when one was given (`--operation`, `--exclude-operation`, `--method`, `--path-pattern`). */
   readonly operations?: {
     readonly operations?: readonly string[];
     readonly excludeOperations?: readonly string[];

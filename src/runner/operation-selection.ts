@@ -1,5 +1,5 @@
 /**
- * Selection by operation (`--operation`, `--exclude-operation`, `--method`, `--path`): which of the description's
+ * Selection by operation (`--operation`, `--exclude-operation`, `--method`, `--path-pattern`): which of the description's
  * operations a run may send requests to. An operation is selected when it matches each kind of inclusion given
  * (one of the ids, one of the methods, one of the path patterns) and no exclusion. The generic layer requests only
  * selected operations (`apiOperations`); any case reaching a request to another one is skipped there, saying which
@@ -63,7 +63,7 @@ export function selectOperations(spec: ApiSpec, options: OperationSelectionOptio
   const nothing = patterns.find(({ regex }) => !all.some((operation) => regex.test(operation.pathTemplate)));
   if (nothing !== undefined)
     throw new ConfigError(
-      `--path ${nothing.path} matches no path of the description (give a template such as /linode/instances/*)`,
+      `--path-pattern ${nothing.path} matches no path of the description (give a template such as /compute/instances/*)`,
     );
   const reasons = new Map<string, string>();
   const reasonFor = (operation: OperationInfo): string | undefined => {
@@ -72,7 +72,7 @@ export function selectOperations(spec: ApiSpec, options: OperationSelectionOptio
       return "not one of --operation";
     if (methods.length > 0 && !methods.includes(operation.method)) return "not one of --method";
     if (patterns.length > 0 && !patterns.some(({ regex }) => regex.test(operation.pathTemplate)))
-      return "not under --path";
+      return "not under --path-pattern";
     return undefined;
   };
   for (const operation of all) {
@@ -81,7 +81,7 @@ export function selectOperations(spec: ApiSpec, options: OperationSelectionOptio
   }
   if (reasons.size === all.length)
     throw new ConfigError(
-      "the operation selection (--operation, --exclude-operation, --method, --path) leaves no operation",
+      "the operation selection (--operation, --exclude-operation, --method, --path-pattern) leaves no operation",
     );
   return {
     everything: reasons.size === 0,

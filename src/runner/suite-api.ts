@@ -148,7 +148,7 @@ export interface CaseContext {
     },
   ): boolean;
   /**
-   * Whether the run's operation selection (`--operation`, `--exclude-operation`, `--method`, `--path`) lets the case
+   * Whether the run's operation selection (`--operation`, `--exclude-operation`, `--method`, `--path-pattern`) lets the case
    * request this operation; a request to one it leaves out skips the case, saying so.
    */
   isOperationSelected(operationId: string): boolean;

@@ -1,5 +1,5 @@
 /**
- * Selection by operation (issue 35 item 2): `--operation`, `--exclude-operation`, `--method`, `--path` over every
+ * Selection by operation (issue 35 item 2): `--operation`, `--exclude-operation`, `--method`, `--path-pattern` over every
  * suite, a case reaching a left-out operation skipped there saying so, and `--list` printing the selection.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -57,7 +57,7 @@ describe("conform run --operation / --exclude-operation", () => {
       "operations",
       "--method",
       "GET",
-      "--path",
+      "--path-pattern",
       "/regions*",
       "--reporter",
       "json",
@@ -90,7 +90,7 @@ describe("conform run --operation / --exclude-operation", () => {
       "rate-limit-headers",
       "--exclude-operation",
       "getComputeTypes",
-      "--path",
+      "--path-pattern",
       "/compute/types*",
       "--list",
       "--report-dir",
@@ -109,7 +109,7 @@ describe("conform run --operation / --exclude-operation", () => {
     [["--operation", "getRegionz"], /unknown operation getRegionz \(--operation\); did you mean getRegion/],
     [["--exclude-operation", "nope"], /unknown operation nope \(--exclude-operation\)/],
     [["--method", "FETCH"], /--method fetch: use an HTTP method/],
-    [["--path", "/nowhere*"], /--path \/nowhere\* matches no path of the description/],
+    [["--path-pattern", "/nowhere*"], /--path-pattern \/nowhere\* matches no path of the description/],
     [["--method", "patch"], /leaves no operation/],
   ])("refuses %j before anything runs (exit 2)", async (flags, message) => {
     const result = await cli(["run", "--suite", "catalogue", "--list", ...flags]);

@@ -136,7 +136,8 @@ export function runOptions(yargs: Argv) {
         group: groups.selection,
         describe: "Only operations of these HTTP methods (e.g. GET)",
       })
-      .option("path", {
+      // Not --path: that is the fast-check path of a replayed property (replay lines carry it).
+      .option("path-pattern", {
         type: "string",
         array: true,
         group: groups.selection,
@@ -384,7 +385,7 @@ export async function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = proces
     operations: listOption(args.operation),
     excludeOperations: listOption(args["exclude-operation"]),
     methods: listOption(args.method),
-    paths: listOption(args.path),
+    paths: listOption(args["path-pattern"]),
     seed: args.seed ?? Math.floor(Math.random() * 2 ** 31),
     concurrency: args.concurrency,
     rate: parseRatePolicy(String(args["rate-limit"]))!,
