@@ -28,11 +28,19 @@ export function holdSignals() {
   }
   for (const [signal, handler] of handlers) process.on(signal, handler);
   process[holdKey] = {
+    get signal() {
+      return held;
+    },
     take() {
       stop();
       return held;
     },
   };
+}
+
+/** Whether a signal is held now: one reached conform before it could act on it. */
+export function holdsSignal() {
+  return process[holdKey]?.signal !== undefined;
 }
 
 /** Stops holding; a signal held that no run took ends the process now, by the signal, as it would have. */

@@ -105,6 +105,22 @@ describe("a run interrupted before its suites started writes its reports", () =>
     },
   );
 
+  it("SIGTERM to a wrapper's whole group while conform loads: the wrapper's end is no second signal", async () => {
+    const reportDir = mkdtempSync(join(folder, "wrapped-"));
+    const run = conform(
+      ["run", "--base-url", await silentTarget(), "--token", cliToken, ...reporters, reportDir],
+      { wrapped: true, nodeOptions: ["--import", pathToFileURL(holdWatch).href] },
+    );
+    await until(() => run.output().includes("hold-watch:"), run.output);
+    expect(run.output()).toContain("hold-watch: holding");
+    // As `timeout` or a CI runner does: the shell (the wrapper) dies of it, conform holds it.
+    process.kill(-run.child.pid!, "SIGTERM");
+    await run.closed;
+    expect(run.output()).toContain("conform: interrupted (SIGTERM)");
+    expect(run.output(), run.output()).not.toContain("SIGTERM again");
+    expectEmptyInterruptedReport(reportsIn(reportDir).report, 143);
+  });
+
   it("SIGTERM while the run waits for a target that accepts but never answers: exit 143 with the reports", async () => {
     const reportDir = mkdtempSync(join(folder, "waiting-"));
     const target = await silentTarget();
