@@ -118,6 +118,9 @@ export function handleInterruptions(options: InterruptionOptions): (exitCode?: n
   const handlers = { SIGINT: () => onSignal("SIGINT"), SIGTERM: () => onSignal("SIGTERM") } as const;
   for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
   process.on("beforeExit", onStalled);
+  // Taken once these handlers listen, so no signal falls between the hold and them: it acts as if it came now.
+  const held = takeHeldSignal();
+  if (held) onSignal(held);
   return (exitCode) => {
     reportsWritten = true;
     process.off("beforeExit", onStalled);
@@ -125,6 +128,17 @@ export function handleInterruptions(options: InterruptionOptions): (exitCode?: n
       for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
     else if (exitCode !== undefined) options.exit(exitCode);
   };
+}
+
+/**
+ * The signal bin/conform.js held while the command loaded (bin/signal-hold.js), if any; it stops holding either
+ * way. The hold is found by a registered symbol: bin/ is plain JavaScript, outside the sources and the build.
+ */
+export function takeHeldSignal(): HandledSignal | undefined {
+  const hold = (process as unknown as Record<symbol, { take(): HandledSignal | undefined } | undefined>)[
+    Symbol.for("conform.signalHold")
+  ];
+  return hold?.take();
 }
 
 /** A word safe to paste into a POSIX shell: as is when plain, else single-quoted. */

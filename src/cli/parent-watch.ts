@@ -21,10 +21,18 @@ const signals = ["SIGINT", "SIGTERM"] as const;
 export function endWithParent(parent: number = process.ppid): () => void {
   // Started by init, or a container's first process: there is no wrapper to outlive.
   if (parent <= 1) return () => {};
+  let watching = true;
   const timer = setInterval(() => {
     if (process.ppid === parent) return;
-    stop();
-    process.kill(process.pid, "SIGTERM");
+    clearInterval(timer);
+    // A signal to the whole group (`timeout`, a CI runner) ends the wrapper and reaches conform too, but may not be
+    // dispatched yet: its listeners run in the poll phase, after this timer and before the immediates. Then it
+    // reached conform first, and the wrapper's end is no second signal.
+    setImmediate(() => {
+      if (!watching) return;
+      stop();
+      process.kill(process.pid, "SIGTERM");
+    });
   }, pollMs);
   timer.unref();
   const seen = (signal: NodeJS.Signals) => {
@@ -34,6 +42,7 @@ export function endWithParent(parent: number = process.ppid): () => void {
   };
   for (const signal of signals) process.on(signal, seen);
   function stop(): void {
+    watching = false;
     clearInterval(timer);
     for (const signal of signals) process.off(signal, seen);
   }

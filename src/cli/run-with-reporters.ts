@@ -16,6 +16,7 @@ import type { RunConfig } from "../runner/config.ts";
 import type { RunListener } from "../runner/event-bus.ts";
 import { LabelMaker } from "../runner/labels.ts";
 import { CleanupLedger } from "../runner/ledger.ts";
+import { neverStartedEvents } from "../runner/never-started.ts";
 import type { RunOptions } from "../runner/run.ts";
 import type { SuiteHooks } from "../runner/suite-api.ts";
 import { HarWriter } from "../traffic/har.ts";
@@ -50,6 +51,7 @@ export async function runWithReporters(
   { hooks, traffic = false, listeners = [] }: RunWithReportersOptions = {},
 ): Promise<number> {
   const runId = newRunId();
+  const startedAt = new Date();
   const outputDir = join(config.reportDir, runId);
   const reporters = createReporters(config.reporters, {
     outputDir,
@@ -80,10 +82,14 @@ export async function runWithReporters(
     exit: (code) => process.exit(code),
   });
   let exitCode: number | undefined;
+  let runStarted = false;
   try {
     const finished = await start({
       runId,
       listeners: [
+        (event) => {
+          if (event.type === "run-started") runStarted = true;
+        },
         (event) =>
           event.type === "run-snapshot"
             ? reporters.snapshot(event).then((written) => {
@@ -104,6 +110,10 @@ export async function runWithReporters(
     });
     if (finished instanceof RunInterrupted || finished instanceof RunTimedOut) {
       process.stderr.write(`conform: ${finished.message} before the suites started\n`);
+      // Its reports say so: the run's start and end, with no case, as any run's are told.
+      if (!runStarted)
+        for (const event of neverStartedEvents(config, { runId, startedAt, toolVersion, reason: finished }))
+          await reporters.emit(event);
       exitCode = finished instanceof RunInterrupted ? finished.exitCode : ExitCode.toolkitError;
       return exitCode;
     }
@@ -113,7 +123,7 @@ export async function runWithReporters(
     try {
       await har?.close();
       const latest = await reporters.close();
-      // Only what was written: a run that never started (exit 2 before the suites) writes no report.
+      // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
       const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
       if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
     } finally {

@@ -7,7 +7,14 @@
  */
 import type { CheckDefinition } from "../checks/types.ts";
 import { RunInterrupted, RunTimedOut } from "../core/errors.ts";
-import type { BaselineComparison, CaseStatus, Counts, PlannedSuite, RunFinished } from "../core/events.ts";
+import type {
+  BaselineComparison,
+  CaseStatus,
+  Counts,
+  PlannedSuite,
+  RunFinished,
+  RunStarted,
+} from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
 import type { ApiSpec } from "../spec/types.ts";
@@ -90,7 +97,7 @@ function propertyRunsFor(config: RunConfig): number | undefined {
   );
 }
 
-const emptyCounts = (): { -readonly [K in keyof Counts]: number } => ({
+export const emptyCounts = (): { -readonly [K in keyof Counts]: number } => ({
   passed: 0,
   failed: 0,
   skipped: 0,
@@ -119,6 +126,28 @@ async function eachLimited<T>(
   await Promise.all(workers);
 }
 
+/** What a run's start says of its selection and shard. */
+export function selectionOf(config: RunConfig): Pick<RunStarted, "selection" | "shard"> {
+  return {
+    selection: {
+      suites: [...config.suites],
+      tags: [...config.tags],
+      excludeTags: [...config.excludeTags],
+      checks: [...config.checks],
+      excludeChecks: [...config.excludeChecks],
+      ...operationSelectionOf(config),
+    },
+    ...(config.shard ? { shard: { index: config.shard.index, count: config.shard.count } } : {}),
+  };
+}
+
+/** The exit code of a run aborted for `reason`: its signal's (130, 143); any other abort counts as SIGINT. */
+export function abortExitCode(reason: unknown): number {
+  if (reason instanceof RunInterrupted) return reason.exitCode;
+  // The run's time limit: ended like an interruption, but the toolkit did not finish its job (exit 2).
+  return reason instanceof RunTimedOut ? ExitCode.toolkitError : ExitCode.interrupted;
+}
+
 /**
  * How a run ends: interrupted (130 for SIGINT, 143 for SIGTERM: the signal's {@link RunInterrupted} is the abort
  * reason; any other abort counts as SIGINT), a failure, nothing that passed (a green report of nothing must not
@@ -129,17 +158,7 @@ function verdictOf(
   signal: AbortSignal,
   baseline: BaselineComparison | undefined,
 ): Pick<RunFinished, "status" | "exitCode"> {
-  if (signal.aborted) {
-    const reason: unknown = signal.reason;
-    // The run's time limit: ended like an interruption, but the toolkit did not finish its job (exit 2).
-    const exitCode =
-      reason instanceof RunInterrupted
-        ? reason.exitCode
-        : reason instanceof RunTimedOut
-          ? ExitCode.toolkitError
-          : ExitCode.interrupted;
-    return { status: "interrupted", exitCode };
-  }
+  if (signal.aborted) return { status: "interrupted", exitCode: abortExitCode(signal.reason) };
   // With a baseline, failures of known groups only still make the run `failed`, but not its exit code.
   if (totals.failed + totals.errored > 0)
     return {
@@ -250,15 +269,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     seed: config.seed,
     labelPrefix: deps.labels.stem,
     suites: planned,
-    selection: {
-      suites: [...config.suites],
-      tags: [...config.tags],
-      excludeTags: [...config.excludeTags],
-      checks: [...config.checks],
-      excludeChecks: [...config.excludeChecks],
-      ...operationSelectionOf(config),
-    },
-    ...(config.shard ? { shard: { index: config.shard.index, count: config.shard.count } } : {}),
+    ...selectionOf(config),
     toolVersion: input.toolVersion,
     nodeVersion: process.version,
   });
