@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { ConfigError } from "../core/errors.ts";
 import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
+import { packagePath } from "../core/package-files.ts";
 import type { JsonReport } from "./json.ts";
 
 /** Root fields added by report format 2.1: an older 2.x report lacks them and is still a report. */
@@ -24,7 +25,8 @@ let validator: ValidateFunction | undefined;
 function validate(value: unknown): ErrorObject[] {
   if (!validator) {
     const schema = JSON.parse(
-      readFileSync(new URL("./report.schema.json", import.meta.url), "utf8"),
+      // Through the package's root: the build (dist/src/) ships no copy beside this module.
+      readFileSync(packagePath("src/reporters/report.schema.json"), "utf8"),
     ) as object;
     // Required here, not imported: the run command's options read reports, and `--help` must not load ajv.
     const require = createRequire(import.meta.url);
