@@ -211,23 +211,45 @@ export async function findFixtures(t: CaseContext, field: string, need: FixtureN
   return "lacking" in found ? [] : found.items.map((item) => String(item.id));
 }
 
+/** Which of the usable items to take (the first, unless a fixture says otherwise). */
+export type FixturePick = (
+  items: readonly Readonly<Record<string, unknown>>[],
+) => Readonly<Record<string, unknown>> | undefined;
+
 /**
- * The configured value of `field`, or the first usable one its list offers; the case is skipped, saying which
- * fixture it lacked, when there is none.
+ * The configured value of `field`, or the one `pick` takes (the first) among the usable items its list offers;
+ * otherwise which fixture is lacking and why. Reads the list (once per run).
  */
-export async function chooseFixture(t: CaseContext, field: string, need: FixtureNeed = {}): Promise<string> {
+export async function resolveFixture(
+  t: CaseContext,
+  field: string,
+  need: FixtureNeed = {},
+  pick: FixturePick = (items) => items[0],
+): Promise<{ readonly value: string } | { readonly lacking: string }> {
   const given = configured(t, field);
-  if (given) return given;
+  if (given) return { value: given };
   const found = await fixtureItems(t, field, need);
-  if ("lacking" in found) return t.skip(found.lacking);
-  const first = found.items[0];
-  if (first) return String(first.id);
+  if ("lacking" in found) return found;
+  const chosen = pick(found.items);
+  if (chosen) return { value: String(chosen.id) };
   const offering = (need.capabilities ?? []).map((capability) => apiFacts.capabilities[capability]);
-  return t.skip(
-    offering.length > 0
-      ? `no listed ${field} offers ${offering.join(" and ")} on this target`
-      : `no usable ${field} is listed on this target`,
-  );
+  return {
+    lacking:
+      offering.length > 0
+        ? `no listed ${field} offers ${offering.join(" and ")} on this target`
+        : `no usable ${field} is listed on this target`,
+  };
+}
+
+/** {@link resolveFixture}'s value; the case is skipped, saying which fixture it lacked, when there is none. */
+export async function chooseFixture(
+  t: CaseContext,
+  field: string,
+  need: FixtureNeed = {},
+  pick?: FixturePick,
+): Promise<string> {
+  const resolved = await resolveFixture(t, field, need, pick);
+  return "lacking" in resolved ? t.skip(resolved.lacking) : resolved.value;
 }
 
 /** The first listed region not in outage offering every capability asked for (other than `except`). */
@@ -253,28 +275,29 @@ export function chooseRegion(
   return chooseFixture(t, "region", { capabilities, ...(forOperation ? { for: forOperation } : {}) });
 }
 
-/**
- * The configured instance type, or the cheapest listed one (of class `kind` when one is); skips without any. The
- * price is the item's `price.hourly`, else its monthly price over 730 hours; an unpriced type comes last.
- */
-export async function chooseType(
+const numberOr = (value: unknown, otherwise: number) => (typeof value === "number" ? value : otherwise);
+
+/** An instance type's price per hour: `price.hourly`, else its monthly price over 730 hours; unpriced last. */
+function hourlyPrice(type: Readonly<Record<string, unknown>>): number {
+  const price = (isObject(type.price) ? type.price : {}) as Readonly<Record<string, unknown>>;
+  return numberOr(price.hourly, numberOr(price.monthly, Number.POSITIVE_INFINITY) / 730);
+}
+
+/** The cheapest instance type, of class `kind` when one is listed. */
+export function cheapestType(kind?: string): FixturePick {
+  return (types) => {
+    const ofKind = types.filter((type) => type.class === kind);
+    return [...(ofKind.length > 0 ? ofKind : types)].sort((a, b) => hourlyPrice(a) - hourlyPrice(b))[0];
+  };
+}
+
+/** The configured instance type, or the cheapest listed one (of class `kind` when one is); skips without any. */
+export function chooseType(
   t: CaseContext,
   kind?: string,
   forOperation?: OperationInfo | string,
 ): Promise<string> {
-  const given = configured(t, "type");
-  if (given) return given;
-  const found = await fixtureItems(t, "type", forOperation ? { for: forOperation } : {});
-  if ("lacking" in found) return t.skip(found.lacking);
-  const types = found.items;
-  const number = (value: unknown) => (typeof value === "number" ? value : undefined);
-  const price = (type: Readonly<Record<string, unknown>>) => {
-    const { hourly, monthly } = (isObject(type.price) ? type.price : {}) as Record<string, unknown>;
-    return number(hourly) ?? (number(monthly) ?? Number.POSITIVE_INFINITY) / 730;
-  };
-  const ofKind = types.filter((type) => type.class === kind);
-  const cheapest = [...(ofKind.length > 0 ? ofKind : types)].sort((a, b) => price(a) - price(b))[0];
-  return cheapest === undefined ? t.skip("no instance type is listed on this target") : String(cheapest.id);
+  return chooseFixture(t, "type", forOperation ? { for: forOperation } : {}, cheapestType(kind));
 }
 
 /** The configured image, or one every target of this API offers. */
