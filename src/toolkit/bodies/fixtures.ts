@@ -102,7 +102,11 @@ async function fixtureChoices(
   t: CaseContext,
 ): Promise<{ readonly lacking: string } | { readonly region: string; readonly type: string }> {
   const absent = fixtureOperations.filter((operationId) => !t.spec.operations.byId(operationId));
-  if (absent.length > 0) return { lacking: `the description has no operation ${absent.join(", ")}` };
+  if (absent.length > 0) {
+    const more =
+      absent.length > 1 ? ` (nor ${absent.length - 1} more of those the fixtures are made with)` : "";
+    return { lacking: `the description has no operation ${absent[0]}${more}` };
+  }
   const capabilities = ["balancers", "instances"] as const;
   const region = await resolveFixture(t, "region", { for: "createNodeBalancer", capabilities });
   if ("lacking" in region) return region;

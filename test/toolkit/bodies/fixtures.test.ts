@@ -118,7 +118,11 @@ describe("createBodyFixtures", () => {
 
   it.each([
     ["/regions", "region", "no list in the description offers a `region` for POST /nodebalancers's body"],
-    ["/compute/types", "type", "no list in the description offers a `type` for POST /compute/instances's body"],
+    [
+      "/compute/types",
+      "type",
+      "no list in the description offers a `type` for POST /compute/instances's body",
+    ],
   ])(
     "a description without the list at %s makes nothing: the skip names the %s it lacked",
     async (path, _field, lacking) => {
