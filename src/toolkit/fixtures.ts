@@ -2,7 +2,8 @@
  * Fixtures found through the description: a value a body field needs that must name something the target holds
  * (a `region`, an instance `type`, any `<thing>` or `<thing>_id` of another resource) is read from a list of the
  * description whose items it names, never from an operationId or a path word of the bundled description. A list
- * fits a field when it is a read without path parameters whose items carry an `id`, and its last path segment is
+ * fits a field when it is a catalogue (a read without path parameters whose items carry an `id`, and nothing in the
+ * description writes to it or its items: a body never points at what the account made), and its last segment is
  * the field's name or its plural (`region` ↔ `/regions`, `type` ↔ `/compute/types`) or its items' schema is named
  * for it (`region` ↔ items of `#/components/schemas/Region` at `/zones`); among several, the one sharing most of
  * its path with the operation that sends the body. An item is usable when its `status` (if the schema has one) is
@@ -62,6 +63,23 @@ function itemSchemaNames(spec: ApiSpec, listSchemaPointer: string): string[] {
   });
 }
 
+/**
+ * Does the description write to the collection at `template` or its items (`template/{id}`)? Then it holds the
+ * account's resources, not a catalogue: a body naming one would change what the run did not make.
+ */
+function writable(spec: ApiSpec, template: string): boolean {
+  return spec.operations
+    .all()
+    .some(
+      (other) =>
+        other.method !== "get" &&
+        other.method !== "head" &&
+        (other.pathTemplate === template ||
+          /^\/\{[^/]+\}$/.test(other.pathTemplate.slice(template.length))) &&
+        other.pathTemplate.startsWith(template),
+    );
+}
+
 /** The list `operation` answers, as a fixture list, when its items carry an `id`. */
 function asFixtureList(
   spec: ApiSpec,
@@ -95,7 +113,7 @@ export function fixtureList(spec: ApiSpec, field: string, near?: OperationInfo):
   const lists = spec.operations
     .all()
     .filter((operation) => operation.method === "get" && operation.serverUrl === undefined)
-    .filter((operation) => !operation.pathTemplate.includes("{"))
+    .filter((operation) => !operation.pathTemplate.includes("{") && !writable(spec, operation.pathTemplate))
     .flatMap((operation) => asFixtureList(spec, operation) ?? [])
     .filter((list) => list.names.some((name) => wanted.has(loose(name))));
   const closeness = (list: FixtureList) =>

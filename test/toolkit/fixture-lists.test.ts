@@ -70,6 +70,11 @@ function create(path: string, properties: Record<string, unknown>): Paths {
 }
 
 const region = { $ref: "#/components/schemas/Region" };
+const remove = {
+  operationId: "deleteKey",
+  parameters: [{ name: "keyId", in: "path", required: true, schema: { type: "string" } }],
+  responses: { "204": { description: "Gone" } },
+};
 const regionSchema = { Region: { type: "object", properties: { id: { type: "string" } } } };
 
 describe("fixtureList: the list whose items a body field names", () => {
@@ -104,6 +109,22 @@ describe("fixtureList: the list whose items a body field names", () => {
       undefined,
     ],
     ["not a read", create("/regions", { name: { type: "string" } }), {}, "region", undefined, undefined],
+    [
+      "a list the description writes to (the account's own, not a catalogue)",
+      { ...list("/owners"), ...create("/owners", { name: { type: "string" } }) },
+      {},
+      "owner_id",
+      undefined,
+      undefined,
+    ],
+    [
+      "a list whose items the description deletes",
+      { ...list("/keys"), "/keys/{keyId}": { delete: remove } },
+      {},
+      "key",
+      undefined,
+      undefined,
+    ],
     [
       "the list nearest the operation sending the body",
       {
