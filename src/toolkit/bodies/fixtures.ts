@@ -16,6 +16,7 @@ import { call, type PathValue, pathOf, requireOperation } from "../operations.ts
 import { registerMade } from "../resources.ts";
 import { expectSuccess } from "../responses.ts";
 import { runTokenScopes } from "../tokens.ts";
+import { makeEachResource } from "./each-resource.ts";
 import type { PathValues } from "./write-targets.ts";
 import { createdResource } from "./written.ts";
 
@@ -100,33 +101,42 @@ async function profileFacts(t: CaseContext): Promise<Pick<BodyFixtures, "scopes"
  */
 async function fixtureChoices(
   t: CaseContext,
-): Promise<{ readonly lacking: string } | { readonly region: string; readonly type: string }> {
+): Promise<
+  { readonly lacking: string; readonly foreign: boolean } | { readonly region: string; readonly type: string }
+> {
   const absent = fixtureOperations.filter((operationId) => !t.spec.operations.byId(operationId));
   if (absent.length > 0) {
     const more =
       absent.length > 1 ? ` (nor ${absent.length - 1} more of those the fixtures are made with)` : "";
-    return { lacking: `the description has no operation ${absent[0]}${more}` };
+    // None of them: a description not ours, whose own resources stand in; some: ours, edited, where nothing is made.
+    const foreign = absent.length === fixtureOperations.length;
+    return { lacking: `the description has no operation ${absent[0]}${more}`, foreign };
   }
   const capabilities = ["balancers", "instances"] as const;
   const region = await resolveFixture(t, "region", { for: "createNodeBalancer", capabilities });
-  if ("lacking" in region) return region;
+  if ("lacking" in region) return { ...region, foreign: false };
   const type = await resolveFixture(t, "type", { for: "createComputeInstance" }, cheapestType());
-  if ("lacking" in type) return type;
+  if ("lacking" in type) return { ...type, foreign: false };
   return { region: region.value, type: type.value };
 }
 
 /**
- * Shares fixtures that made nothing, saying why, and skips the fixtures case with that reason: the suite's later
- * cases exercise the writes that need none of them.
+ * Shares fixtures without the bundled resources, saying why, and skips the fixtures case with that reason: the
+ * suite's later cases exercise the writes that need none of them. On a description without the bundled
+ * operations, one resource of each kind it can create and delete is made instead ({@link makeEachResource}).
  */
-function madeNothing(
+async function madeNothing(
   t: CaseContext,
   lacking: string,
   facts: Pick<BodyFixtures, "scopes" | "timezone">,
-): never {
-  const fixtures: BodyFixtures = { lacking, usedPorts: new Set(), pathValues: {}, ...facts };
+  foreign: boolean,
+): Promise<never> {
+  const pathValues = foreign ? await makeEachResource(t) : {};
+  const fixtures: BodyFixtures = { lacking, usedPorts: new Set(), pathValues, ...facts };
   t.shared.set(fixturesKey, fixtures);
-  return t.skip(`${lacking}: the resources the bodies write against are not made`);
+  const made = Object.keys(pathValues).length;
+  const instead = made > 0 ? `; ${made} made from the description instead (see the log)` : "";
+  return t.skip(`${lacking}: the resources the bodies write against are not made${instead}`);
 }
 
 /** Answers `response`'s JSON when it is a 2xx, recording a failed assertion (and skipping the case) otherwise. */
@@ -177,7 +187,7 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
 
   const facts = await profileFacts(t);
   const choices = await fixtureChoices(t);
-  if ("lacking" in choices) return madeNothing(t, choices.lacking, facts);
+  if ("lacking" in choices) return madeNothing(t, choices.lacking, facts, choices.foreign);
   const { region, type } = choices;
 
   const balancer = await create(
