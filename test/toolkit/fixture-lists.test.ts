@@ -2,72 +2,15 @@
  * Fixtures found through the description alone: tables of tiny descriptions → which list offers a body field's
  * values (or none), which body fields name another resource, and the skip that says which fixture a case lacked.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadSpec } from "../../src/spec/load.ts";
-import type { ApiSpec } from "../../src/spec/types.ts";
 import { chooseFixture, chooseRegion, fixtureFields, fixtureList } from "../../src/toolkit/fixtures.ts";
+import { createAt, idItem, listAt, type TinyPaths, tinyDescription } from "../helpers/descriptions.ts";
 import { fakeCase, type SentRequest, Skipped } from "../helpers/fake-case.ts";
 
-const folder = mkdtempSync(join(tmpdir(), "conform-fixture-lists-"));
-let written = 0;
-
-type Paths = Record<string, unknown>;
-
-/** A tiny OpenAPI 3.1 description of `paths` and component `schemas`, loaded. */
-function describe31(paths: Paths, schemas: Record<string, unknown> = {}): Promise<ApiSpec> {
-  const file = join(folder, `description-${++written}.json`);
-  const document = {
-    openapi: "3.1.0",
-    info: { title: "Not ours", version: "1.0.0" },
-    servers: [{ url: "https://api.example.test/v1" }],
-    paths,
-    components: { schemas, securitySchemes: { token: { type: "http", scheme: "bearer" } } },
-  };
-  writeFileSync(file, JSON.stringify(document));
-  return loadSpec(file);
-}
-
-const idItem = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } };
-const operationIdOf = (method: string, path: string) =>
-  `${method}${path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_all, first: string) => first.toUpperCase())}`;
-
-/** A GET list at `path` answering `{data: [items]}`, public unless `guarded`. */
-function list(path: string, items: unknown = idItem, guarded = false): Paths {
-  const parameters = [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
-    name: match[1],
-    in: "path",
-    required: true,
-    schema: { type: "string" },
-  }));
-  const data = { type: "object", properties: { data: { type: "array", items } } };
-  return {
-    [path]: {
-      get: {
-        operationId: operationIdOf("get", path),
-        security: guarded ? [{ token: [] }] : [],
-        ...(parameters.length ? { parameters } : {}),
-        responses: { "200": { description: "A list", content: { "application/json": { schema: data } } } },
-      },
-    },
-  };
-}
-
-/** A POST at `path` taking a JSON body of `properties`. */
-function create(path: string, properties: Record<string, unknown>): Paths {
-  const schema = { type: "object", properties };
-  return {
-    [path]: {
-      post: {
-        operationId: operationIdOf("post", path),
-        requestBody: { content: { "application/json": { schema } } },
-        responses: { "201": { description: "Made" } },
-      },
-    },
-  };
-}
+type Paths = TinyPaths;
+const describe31 = tinyDescription;
+const list = listAt;
+const create = createAt;
 
 const region = { $ref: "#/components/schemas/Region" };
 const remove = {
