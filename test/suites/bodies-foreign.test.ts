@@ -40,6 +40,13 @@ const widget = { $ref: "#/components/schemas/Widget" };
 const json = (schema: unknown) => ({ "application/json": { schema } });
 const widgetId = { name: "widgetId", in: "path", required: true, schema: { type: "integer" } };
 
+/** What a widget's create and update take (the create requires `zone` and `name`). */
+const widgetFields = {
+  zone: { type: "string", minLength: 1 },
+  name: { type: "string", minLength: 1, maxLength: 32 },
+  size: { type: "integer", minimum: 1, maximum: 10 },
+};
+
 const description = {
   openapi: "3.1.0",
   info: { title: "Widgets", version: "1.0.0" },
@@ -104,23 +111,8 @@ const description = {
         required: ["id", "status"],
         properties: { id: { type: "string" }, status: { type: "string", enum: ["ok", "outage"] } },
       },
-      WidgetRequest: {
-        type: "object",
-        required: ["zone", "name"],
-        properties: {
-          zone: { type: "string", minLength: 1 },
-          name: { type: "string", minLength: 1, maxLength: 32 },
-          size: { type: "integer", minimum: 1, maximum: 10 },
-        },
-      },
-      WidgetUpdate: {
-        type: "object",
-        properties: {
-          zone: { type: "string", minLength: 1 },
-          name: { type: "string", minLength: 1, maxLength: 32 },
-          size: { type: "integer", minimum: 1, maximum: 10 },
-        },
-      },
+      WidgetRequest: { type: "object", required: ["zone", "name"], properties: widgetFields },
+      WidgetUpdate: { type: "object", properties: widgetFields },
       Widget: {
         type: "object",
         required: ["id", "zone", "name"],
