@@ -84,6 +84,7 @@ export {
   bodyFixturePort,
   bodyFixturesOf,
   createBodyFixtures,
+  madeFixture,
 } from "./toolkit/bodies/fixtures.ts";
 export {
   type ReadBackDifference,
@@ -101,6 +102,7 @@ export {
   sendTo,
   type WriteConstraints,
   type WriteTarget,
+  withListedValues,
   writeTargets,
 } from "./toolkit/bodies/write-targets.ts";
 export {

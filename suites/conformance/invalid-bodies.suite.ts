@@ -27,6 +27,7 @@ import {
   isBreakable,
   isSuccess,
   type LiveResponse,
+  madeFixture,
   mutationsOf,
   type PathValue,
   type PropertyOptions,
@@ -64,8 +65,8 @@ function refusedWith400(
 }
 
 /** One property per operation: generated invalid bodies (`rules` broken each) are refused naming every field. */
-function invalidBodies(t: CaseContext, rules: 1 | "several") {
-  const targets = bodyTargets(t).filter((target) => {
+async function invalidBodies(t: CaseContext, rules: 1 | "several") {
+  const targets = (await bodyTargets(t)).filter((target) => {
     if (isBreakable(target.schema)) return true;
     t.log(`${target.operation.operationId} left out: its request schema allows any body`);
     return false;
@@ -129,7 +130,9 @@ async function refuseRaw(
   breaks: string,
 ): Promise<void> {
   // Instance creation is rate-limited apart (10 per 30 s): those operations are left to the generated cases.
-  const targets = bodyTargets(t).filter((target) => !costlyOperations.has(target.operation.operationId));
+  const targets = (await bodyTargets(t)).filter(
+    (target) => !costlyOperations.has(target.operation.operationId),
+  );
   for (const [index, target] of targets.entries()) {
     const headers = { "content-type": contentType };
     const sent = body(target, index);
@@ -209,7 +212,8 @@ export default defineSuite({
       id: "https-without-key",
       title: "A profile with protocol https but no ssl_key is refused naming ssl_key",
       run: async (t) => {
-        const { nodeBalancerId } = bodyFixturesOf(t);
+        const fixtures = bodyFixturesOf(t);
+        const nodeBalancerId = madeFixture(t, fixtures, fixtures.nodeBalancerId, "load balancer");
         const certificate = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
         const bodies = [
           { name: "https with neither certificate nor key", body: { port: 8443, protocol: "https" } },
@@ -229,7 +233,9 @@ export default defineSuite({
       id: "node-address-not-private",
       title: "A back-end node whose address is not a private IPv4 is refused naming address",
       run: async (t) => {
-        const { nodeBalancerId, configId } = bodyFixturesOf(t);
+        const fixtures = bodyFixturesOf(t);
+        const nodeBalancerId = madeFixture(t, fixtures, fixtures.nodeBalancerId, "load balancer");
+        const configId = madeFixture(t, fixtures, fixtures.configId, "configuration profile");
         const body = { label: t.label("public-node"), address: "203.0.113.10:80" };
         const params = [nodeBalancerId, configId];
         const name = "a node at a public address";
@@ -242,7 +248,9 @@ export default defineSuite({
       title: "An instance with a weak root_pass is refused naming root_pass",
       tags: ["costly"],
       run: async (t) => {
-        const { region, type } = bodyFixturesOf(t);
+        const fixtures = bodyFixturesOf(t);
+        const region = madeFixture(t, fixtures, fixtures.region, "region");
+        const type = madeFixture(t, fixtures, fixtures.type, "instance type");
         const body = { region, type, label: t.label("weak-pass"), root_pass: "password1", booted: false };
         const name = "an instance with a weak root_pass";
         await refusedBeyondSchema(t, name, "createComputeInstance", [], body, "root_pass");
@@ -252,7 +260,8 @@ export default defineSuite({
       id: "duplicate-port",
       title: "A second profile on a port the load balancer already uses is refused naming port",
       run: async (t) => {
-        const { nodeBalancerId } = bodyFixturesOf(t);
+        const fixtures = bodyFixturesOf(t);
+        const nodeBalancerId = madeFixture(t, fixtures, fixtures.nodeBalancerId, "load balancer");
         const body = { port: bodyFixturePort, protocol: "http" };
         const name = `a second profile on port ${bodyFixturePort}`;
         await refusedBeyondSchema(t, name, "createNodeBalancerConfig", [nodeBalancerId], body, "port");

@@ -89,9 +89,9 @@ export default defineSuite({
     {
       id: "accepted-and-read-back",
       title: "Each write operation accepts generated valid bodies, and what was sent reads back",
-      run: (t) =>
+      run: async (t) =>
         new PropertyRunner(t, bodiesCampaign.campaign).checkAll(
-          bodyTargets(t).map(
+          (await bodyTargets(t)).map(
             (target): PropertyOptions<Generated<Record<string, unknown>>> => ({
               name: `valid:${target.operation.operationId}`,
               arbitrary: requestBody(target.schema, target.constraints),

@@ -160,7 +160,7 @@ export default defineSuite({
       title:
         "A load balancer in a region that offers instances too, with a profile on port 80 checking connection",
       run: async (t) => {
-        const region = await chooseRegion(t, ["balancers", "instances"]);
+        const region = await chooseRegion(t, ["balancers", "instances"], balancerOps[0]);
         const json = { region, label: t.label("backends"), client_conn_throttle: 0 };
         const balancer = await createRegistered(t, balancerOps, "load balancer", { json });
         if (!expectCreated(t, "the load balancer is created", balancer)) return;
@@ -192,7 +192,7 @@ export default defineSuite({
       tags: ["costly"],
       run: async (t) => {
         const setup = setupOf(t);
-        const type = await chooseType(t);
+        const type = await chooseType(t, undefined, instanceOps[0]);
         t.shared.set("type", type);
         const instances: Instance[] = [];
         for (const name of ["node-a", "node-b"]) {

@@ -97,7 +97,7 @@ export default defineSuite({
       id: "create-balancer",
       title: "Workflow 1: a load balancer created in a region that offers them has no configuration profiles",
       run: async (t) => {
-        const region = await chooseRegion(t, ["balancers"]);
+        const region = await chooseRegion(t, ["balancers"], balancers[0]);
         const label = t.label("balancer");
         const json = { region, label, client_conn_throttle: 0 };
         const { response: created, id } = await createRegistered(t, balancers, "load balancer", { json });

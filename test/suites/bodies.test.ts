@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { type Generated, mutationsOf } from "../../src/index.ts";
 import { faultRegistry } from "../../src/reference/faults/index.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { descriptionWithout } from "../helpers/descriptions.ts";
 import { describeProblems, runSuites } from "../helpers/run-suites.ts";
 
 const suites = ["invalid-bodies", "valid-bodies"];
@@ -25,9 +26,13 @@ describe("body suites", () => {
     expect(run.finished.cleanup.deleted).toBeGreaterThan(10);
   });
 
-  it("find their operations by operationId: the same cases and verdicts when the description's paths are renamed", async () => {
+  it("find their operations by operationId and their fixtures through the lists: the same cases and verdicts when the description's paths are renamed (the regions list too)", async () => {
     const specPath = join(tmpdir(), `conform-bodies-renamed-${process.pid}.yaml`);
-    writeFileSync(specPath, readFileSync(bundledSpecPath, "utf8").replaceAll("/compute/", "/linode/"));
+    const text = readFileSync(bundledSpecPath, "utf8")
+      .replaceAll("/compute/", "/linode/")
+      .replaceAll("/regions", "/zones")
+      .replaceAll("/nodebalancers", "/balancers");
+    writeFileSync(specPath, text);
     const verdicts = (run: Awaited<ReturnType<typeof runSuites>>) =>
       run.events.flatMap((event) =>
         event.type === "case-finished"
@@ -37,6 +42,28 @@ describe("body suites", () => {
     const [bundled, renamed] = [await runSuites({ suites }), await runSuites({ suites, specPath })];
     expect(renamed.problems, describeProblems(renamed)).toEqual([]);
     expect(verdicts(renamed).sort()).toEqual(verdicts(bundled).sort());
+  });
+
+  it("on a description without a regions list, the cases needing a made resource skip naming the fixture lacked, and none fails", async () => {
+    const run = await runSuites({ suites, specPath: descriptionWithout("/regions") });
+    expect(run.problems, describeProblems(run)).toEqual([]);
+    const lacking = "no list in the description offers a `region` for POST /nodebalancers's body";
+    const skipped = run.events.flatMap((event) =>
+      event.type === "case-finished" && event.status === "skipped" ? [[event.caseId, event.skipReason]] : [],
+    );
+    expect(Object.fromEntries(skipped)).toMatchObject({
+      fixtures: `${lacking}: the resources the bodies write against are not made`,
+      "https-without-key": `the fixtures hold no load balancer: ${lacking}`,
+      "weak-root-pass": `the fixtures hold no region: ${lacking}`,
+    });
+    // What needs no made resource (the OAuth clients, the profile) still gets its bodies.
+    const passed = run.events.flatMap((event) =>
+      event.type === "case-finished" && event.status === "passed" ? [`${event.suiteId}/${event.caseId}`] : [],
+    );
+    expect(passed).toEqual(
+      expect.arrayContaining(["valid-bodies/accepted-and-read-back", "invalid-bodies/one-rule"]),
+    );
+    expect(run.finished.cleanup.failed).toEqual([]);
   });
 
   it("a failure carries its shrunk counterexample, seed and replay, and the same seed reproduces it exactly", async () => {

@@ -54,7 +54,7 @@ describe("fixtures from the target's catalogue", () => {
       const fake = fakeCase(spec, { status: 200, json });
       await expect(findRegions(fake.t, ["balancers"])).rejects.toBeInstanceOf(Skipped);
       expect(fake.expectations.find((one) => !one.ok)).toMatchObject({
-        name: "getRegions is a page of the catalogue",
+        name: "getRegions is a page of the list",
         details: { actual: problem },
       });
     },

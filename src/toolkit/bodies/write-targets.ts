@@ -2,14 +2,18 @@
  * The write operations a body suite exercises, found in the loaded description (never by path): every operation
  * of the API server that takes a JSON request body, so the suites grow with the description. Each becomes a write
  * target on this target: its path parameters filled by name from the resources the suite made, its request
- * schema, and what the suite says a valid body must also be there (its constraints beyond the schema).
+ * schema, and what the suite says a valid body must also be there (its constraints beyond the schema). A body
+ * field that names another resource (a list of the description offers its values: a `region`) is given a value
+ * that list offers ({@link withListedValues}), found through the description as any fixture is.
  * @module
  */
+import fc from "fast-check";
 import type { BodySchema, RequestBodyConstraints } from "../../generators/request-body.ts";
 import { requestSchemaOf } from "../../generators/request-body.ts";
 import type { LiveResponse } from "../../runner/http-client.ts";
 import type { CaseContext, RequestOptions } from "../../runner/suite-api.ts";
 import type { OperationInfo } from "../../spec/types.ts";
+import { fixtureFields, resolveFixture } from "../fixtures.ts";
 import { apiOperations, type PathValue, pathOf } from "../operations.ts";
 
 /** Generator constraints of one write operation, and what the target's state adds to them. */
@@ -81,6 +85,28 @@ export function pathParameters(
 }
 
 /**
+ * `constraints` with each body field that names another resource (`fixtureFields`: a list of the description
+ * offers its values) set to the value the target's list offers, unless the constraints already set it or leave it
+ * out; without a usable value the operation is unavailable, saying which fixture it lacks.
+ */
+export async function withListedValues(
+  t: CaseContext,
+  operation: OperationInfo,
+  constraints: WriteConstraints,
+): Promise<WriteConstraints> {
+  if (constraints.unavailable) return constraints;
+  const overrides = { ...constraints.overrides };
+  for (const field of fixtureFields(t.spec, operation).keys()) {
+    const pointer = `/${field}`;
+    if (pointer in overrides || constraints.exclude?.includes(pointer)) continue;
+    const found = await resolveFixture(t, field, { for: operation });
+    if ("lacking" in found) return { ...constraints, unavailable: found.lacking };
+    overrides[pointer] = fc.constant(found.value);
+  }
+  return { ...constraints, overrides };
+}
+
+/**
  * The write targets on this target: each JSON write operation whose path parameters `values` fill and whose
  * constraints (`constraintsOf`, by operationId) do not say it is unavailable. Each one left out is logged with
  * why; a case with none left is skipped.
@@ -91,17 +117,20 @@ export function writeTargets(
   constraintsOf: (operationId: string) => WriteConstraints,
 ): WriteTarget[] {
   const targets: WriteTarget[] = [];
+  const leftOut: string[] = [];
+  const leave = (operation: OperationInfo, why: string) => {
+    t.log(`${operation.operationId} left out: ${why}`);
+    leftOut.push(`${operation.method.toUpperCase()} ${operation.pathTemplate}: ${why}`);
+  };
   for (const operation of jsonWriteOperations(t)) {
     const where = pathParameters(operation, values);
     if ("missing" in where) {
-      t.log(
-        `${operation.operationId} left out: no resource of this suite fills its path parameter {${where.missing}}`,
-      );
+      leave(operation, `no resource of this suite fills its path parameter {${where.missing}}`);
       continue;
     }
     const constraints = constraintsOf(operation.operationId);
     if (constraints.unavailable) {
-      t.log(`${operation.operationId} left out: ${constraints.unavailable}`);
+      leave(operation, constraints.unavailable);
       continue;
     }
     targets.push({
@@ -112,7 +141,13 @@ export function writeTargets(
       constraints,
     });
   }
-  if (targets.length === 0) t.skip("no write operation with a JSON body can be exercised on this target");
+  if (targets.length === 0) {
+    const shown = leftOut.slice(0, 3).join("; ");
+    const more = leftOut.length > 3 ? ` and ${leftOut.length - 3} more` : "";
+    t.skip(
+      `no write operation with a JSON body can be exercised on this target${shown ? ` (${shown}${more})` : ""}`,
+    );
+  }
   return targets;
 }
 

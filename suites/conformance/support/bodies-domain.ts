@@ -25,9 +25,11 @@ import {
   bodyFixturesOf,
   type CaseContext,
   createBodyFixtures,
+  jsonWriteOperations,
   type SuiteCase,
   type WriteConstraints,
   type WriteTarget,
+  withListedValues,
   writeTargets,
 } from "../../../src/index.ts";
 
@@ -50,10 +52,18 @@ export const fixturesCase: SuiteCase = {
   },
 };
 
-/** The write operations of the description this target can take bodies for, with their domain constraints. */
-export function bodyTargets(t: CaseContext): WriteTarget[] {
+/**
+ * The write operations of the description this target can take bodies for, with their domain constraints and the
+ * values the description's lists offer for fields naming another resource.
+ */
+export async function bodyTargets(t: CaseContext): Promise<WriteTarget[]> {
   const fixtures = bodyFixturesOf(t);
-  return writeTargets(t, fixtures.pathValues, (operationId) => domainConstraints(t, operationId, fixtures));
+  const constraints = new Map<string, WriteConstraints>();
+  for (const operation of jsonWriteOperations(t)) {
+    const domain = domainConstraints(t, operation.operationId, fixtures);
+    constraints.set(operation.operationId, await withListedValues(t, operation, domain));
+  }
+  return writeTargets(t, fixtures.pathValues, (operationId) => constraints.get(operationId) ?? {});
 }
 
 /** A new label from the run's label maker each time one is drawn: unique, prefixed for `conform cleanup`. */
@@ -88,9 +98,15 @@ function profileRules(body: Record<string, unknown>): Record<string, unknown> {
   return body;
 }
 
+/** Why an operation whose valid bodies need a made resource cannot be written to (nothing was made). */
+const unmade = (fixtures: BodyFixtures, what: string): WriteConstraints => ({
+  unavailable: `its bodies need ${what}, and none was made: ${fixtures.lacking ?? "the fixtures case made none"}`,
+});
+
 function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFixtures): WriteConstraints {
   const label = (name: string) => freshLabel(t, name);
-  const address = fc.integer({ min: 1, max: 65535 }).map((port) => `${fixtures.privateIp}:${port}`);
+  const { privateIp, region, type, computeId } = fixtures;
+  const address = fc.integer({ min: 1, max: 65535 }).map((port) => `${privateIp}:${port}`);
   const port = fc.integer({ min: 1024, max: 65535 });
   const profile: WriteConstraints = {
     overrides: {
@@ -107,10 +123,14 @@ function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFi
       if (typeof body.port === "number") fixtures.usedPorts.add(body.port);
     },
   };
-  const node: WriteConstraints = { overrides: { "/label": label("node"), "/address": address } };
+  const node: WriteConstraints =
+    privateIp === undefined
+      ? unmade(fixtures, "an instance's private IPv4")
+      : { overrides: { "/label": label("node"), "/address": address } };
   switch (operationId) {
     case "createNodeBalancer":
-      return { overrides: { "/region": fc.constant(fixtures.region), "/label": label("nb") } };
+      if (region === undefined) return unmade(fixtures, "a region");
+      return { overrides: { "/region": fc.constant(region), "/label": label("nb") } };
     case "updateNodeBalancer":
       return { overrides: { "/label": label("nb") } };
     case "createNodeBalancerConfig":
@@ -119,6 +139,7 @@ function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFi
     case "updateNodeBalancerConfig":
       return profile;
     case "rebuildNodeBalancerConfig":
+      if (privateIp === undefined) return unmade(fixtures, "an instance's private IPv4");
       return {
         ...profile,
         overrides: { ...profile.overrides, "/nodes/*/address": address },
@@ -139,10 +160,12 @@ function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFi
     case "updateNodeBalancerConfigNode":
       return node;
     case "createComputeInstance":
+      if (region === undefined || type === undefined)
+        return unmade(fixtures, "a region and an instance type");
       return {
         overrides: {
-          "/region": fc.constant(fixtures.region),
-          "/type": fc.constant(fixtures.type),
+          "/region": fc.constant(region),
+          "/type": fc.constant(type),
           "/label": label("vm"),
           "/root_pass": strongPassword,
         },
@@ -151,8 +174,9 @@ function domainConstraints(t: CaseContext, operationId: string, fixtures: BodyFi
     case "updateComputeInstance":
       return { overrides: { "/label": label("vm") } };
     case "allocateIP":
+      if (computeId === undefined) return unmade(fixtures, "an instance");
       // The fixture instance already holds its one private address: another may only be public.
-      return { overrides: { "/compute_id": fc.constant(fixtures.computeId), "/public": fc.constant(true) } };
+      return { overrides: { "/compute_id": fc.constant(computeId), "/public": fc.constant(true) } };
     case "updateIP":
       return fixtures.publicIp === undefined
         ? { unavailable: "the fixture instance shows no public IPv4 to set reverse DNS on" }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { bodyFixturesOf, createBodyFixtures } from "../../../src/index.ts";
+import { bodyFixturesOf, createBodyFixtures, madeFixture } from "../../../src/index.ts";
+import { loadSpec } from "../../../src/spec/load.ts";
 import type { ApiSpec } from "../../../src/spec/types.ts";
+import { descriptionWithout } from "../../helpers/descriptions.ts";
 import { type Answer, fakeCase, type SentRequest, Skipped, specWith } from "../../helpers/fake-case.ts";
 
 /** A target that answers each operation the fixtures use, found by the request's method and path. */
@@ -98,14 +100,39 @@ describe("createBodyFixtures", () => {
     expect(() => bodyFixturesOf(fake.t)).toThrow(Skipped);
   });
 
-  it("creates nothing it could not delete: a description without the delete operation skips before the create", async () => {
+  it("creates nothing it could not delete: a description without a delete operation makes nothing, saying so", async () => {
     const spec = await specWith(["operationId: deleteOAuthClient", "operationId: removeOAuthClient"]);
     const fake = fakeCase(spec, target(spec));
+    const lacking = "the description has no operation deleteOAuthClient";
     await expect(createBodyFixtures(fake.t)).rejects.toThrow(
-      new Skipped("the description has no operation deleteOAuthClient"),
+      new Skipped(`${lacking}: the resources the bodies write against are not made`),
     );
     const sent = fake.sent.map((request) => spec.operations.match(request.method, request.path)?.operation);
-    expect(sent.map((operation) => operation?.operationId)).not.toContain("createOAuthClient");
-    expect(fake.cleanups).toHaveLength(4);
+    expect(sent.map((operation) => operation?.operationId)).toEqual(["getProfile"]);
+    expect(fake.cleanups).toEqual([]);
+    expect(bodyFixturesOf(fake.t)).toMatchObject({ lacking, scopes: "*", timezone: "US/Eastern" });
+    expect(() => madeFixture(fake.t, bodyFixturesOf(fake.t), undefined, "load balancer")).toThrow(
+      new Skipped(`the fixtures hold no load balancer: ${lacking}`),
+    );
   });
+
+  it.each([
+    ["/regions", "region", "no list in the description offers a `region` for POST /nodebalancers's body"],
+    [
+      "/compute/types",
+      "type",
+      "no list in the description offers a `type` for POST /compute/instances's body",
+    ],
+  ])(
+    "a description without the list at %s makes nothing: the skip names the %s it lacked",
+    async (path, _field, lacking) => {
+      const spec = await loadSpec(descriptionWithout(path));
+      const fake = fakeCase(spec, target(spec));
+      await expect(createBodyFixtures(fake.t)).rejects.toThrow(
+        new Skipped(`${lacking}: the resources the bodies write against are not made`),
+      );
+      expect(fake.cleanups).toEqual([]);
+      expect(bodyFixturesOf(fake.t).lacking).toBe(lacking);
+    },
+  );
 });

@@ -1,0 +1,102 @@
+/**
+ * Descriptions for tests: copies of the bundled one changed for a test, and tiny OpenAPI 3.1 ones built from a few
+ * path items (lists, creates, deletes), each written to a temporary file.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse, stringify } from "yaml";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import type { ApiSpec } from "../../src/spec/types.ts";
+
+/** The bundled description without the path items at `paths` (a list it no longer offers); answers its file. */
+export function descriptionWithout(...paths: readonly string[]): string {
+  const document = parse(readFileSync(bundledSpecPath, "utf8")) as { paths: Record<string, unknown> };
+  for (const path of paths) {
+    if (!(path in document.paths)) throw new Error(`the bundled description has no path ${path}`);
+    delete document.paths[path];
+  }
+  const file = join(mkdtempSync(join(tmpdir(), "conform-without-")), "description.yaml");
+  writeFileSync(file, stringify(document));
+  return file;
+}
+
+export type TinyPaths = Record<string, unknown>;
+
+let written = 0;
+
+/** A tiny OpenAPI 3.1 description of `paths` and component `schemas` (a bearer scheme named `token`), loaded. */
+export function tinyDescription(paths: TinyPaths, schemas: Record<string, unknown> = {}): Promise<ApiSpec> {
+  const file = join(mkdtempSync(join(tmpdir(), "conform-tiny-")), `description-${++written}.json`);
+  const document = {
+    openapi: "3.1.0",
+    info: { title: "Not ours", version: "1.0.0" },
+    servers: [{ url: "https://api.example.test/v1" }],
+    paths,
+    components: { schemas, securitySchemes: { token: { type: "http", scheme: "bearer" } } },
+  };
+  writeFileSync(file, JSON.stringify(document));
+  return loadSpec(file);
+}
+
+/** An item with a string `id` and a `name`. */
+export const idItem = { type: "object", properties: { id: { type: "string" }, name: { type: "string" } } };
+
+/** `getThingsThingIdParts` for GET /things/{thingId}/parts. */
+export const operationIdOf = (method: string, path: string) =>
+  `${method}${path.replace(/[{}]/g, "").replace(/\/(\w)/g, (_all, first: string) => first.toUpperCase())}`;
+
+/** The declarations of `path`'s parameters (strings). */
+function parametersOf(path: string): { parameters?: unknown[] } {
+  const parameters = [...path.matchAll(/\{(\w+)\}/g)].map((match) => ({
+    name: match[1],
+    in: "path",
+    required: true,
+    schema: { type: "string" },
+  }));
+  return parameters.length ? { parameters } : {};
+}
+
+/** A GET list at `path` answering `{data: [items]}`, public unless `guarded`. */
+export function listAt(path: string, items: unknown = idItem, guarded = false): TinyPaths {
+  const data = { type: "object", properties: { data: { type: "array", items } } };
+  return {
+    [path]: {
+      get: {
+        operationId: operationIdOf("get", path),
+        security: guarded ? [{ token: [] }] : [],
+        ...parametersOf(path),
+        responses: { "200": { description: "A list", content: { "application/json": { schema: data } } } },
+      },
+    },
+  };
+}
+
+/** A POST at `path` taking a JSON body of `properties` (`required` ones). */
+export function createAt(path: string, properties: Record<string, unknown>, required?: string[]): TinyPaths {
+  const schema = { type: "object", properties, ...(required ? { required } : {}) };
+  return {
+    [path]: {
+      post: {
+        operationId: operationIdOf("post", path),
+        ...parametersOf(path),
+        requestBody: { content: { "application/json": { schema } } },
+        responses: { "201": { description: "Made" } },
+      },
+    },
+  };
+}
+
+/** A DELETE at `path`. */
+export function deleteAt(path: string): TinyPaths {
+  return {
+    [path]: {
+      delete: {
+        operationId: operationIdOf("delete", path),
+        ...parametersOf(path),
+        responses: { "204": { description: "Gone" } },
+      },
+    },
+  };
+}
