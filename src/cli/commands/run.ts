@@ -1,4 +1,4 @@
-import type { Argv, CommandModule } from "yargs";
+import type { Arguments, Argv } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { addedHeadersOf } from "../../runner/added-headers.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
@@ -6,6 +6,7 @@ import { baselineOf, durationsOf } from "../../runner/earlier-report.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { parseShard } from "../../runner/shard.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
+import { type ArgsOf, defineCommand } from "../command-module.ts";
 import {
   checkNumbers,
   configFileNames,
@@ -24,8 +25,8 @@ const groups = {
   ci: "CI:",
 };
 
-/** Every option of `conform run` and its checks, without examples: `conform fuzz` reuses them. */
-export function runOptions(yargs: Argv) {
+/** The config file option: a file of any of run's options, the current folder's by default. */
+function configOption<T>(yargs: Argv<T>) {
   return (
     yargs
       .config(
@@ -35,87 +36,104 @@ export function runOptions(yargs: Argv) {
       )
       // yargs reads the config option's default as a file too: the current folder's, when it has one.
       .default("config", foundConfigFile(), "")
-      .option("base-url", {
-        type: "string",
-        group: groups.target,
-        describe: "The API's base URL, ending in /v4 (default: start the embedded reference server)",
-      })
-      .option("auth-url", {
-        type: "string",
-        group: groups.target,
-        describe: "The login server (default: the base URL's origin)",
-      })
-      .option("token", {
-        type: "string",
-        group: groups.target,
-        describe: "Bearer token for the target (prefer --token-env: flags show in process lists)",
-      })
-      .option("token-env", {
-        type: "string",
-        group: groups.target,
-        describe: "Read the token from this environment variable (default CONFORM_TOKEN)",
-      })
-      .option("header", {
-        alias: "H",
-        type: "string",
-        array: true,
-        group: groups.target,
-        describe:
-          'Add "Name: value" to every request (repeatable); a name with key, token, secret... is never recorded; not Authorization',
-      })
-      .option("ca", {
-        type: "string",
-        group: groups.target,
-        describe: "PEM file of a CA to trust for the target",
-      })
-      .option("insecure", {
-        type: "boolean",
-        default: false,
-        group: groups.target,
-        describe: "Do not verify the target's TLS certificate",
-      })
-      .option("spec", {
-        type: "string",
-        group: groups.target,
-        describe: "OpenAPI description to check against (default: the bundled one)",
-      })
-      .option("suite", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "Run only these suites (ids)",
-      })
-      .option("suite-path", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "More *.suite.ts files or folders to load",
-      })
-      .option("tag", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "Run only suites with one of these tags",
-      })
-      .option("exclude-tag", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe:
-          "Leave out suites and cases with these tags (e.g. costly, writes, data-plane); an unknown tag is refused",
-      })
-      .option("check", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "Apply only these checks to every exchange",
-      })
-      .option("exclude-check", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "Do not apply these checks",
-      })
+  );
+}
+
+/** Where requests go and how: the target, its token, added headers, TLS, the description. */
+function targetOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("base-url", {
+      type: "string",
+      group: groups.target,
+      describe: "The API's base URL, ending in /v4 (default: start the embedded reference server)",
+    })
+    .option("auth-url", {
+      type: "string",
+      group: groups.target,
+      describe: "The login server (default: the base URL's origin)",
+    })
+    .option("token", {
+      type: "string",
+      group: groups.target,
+      describe: "Bearer token for the target (prefer --token-env: flags show in process lists)",
+    })
+    .option("token-env", {
+      type: "string",
+      group: groups.target,
+      describe: "Read the token from this environment variable (default CONFORM_TOKEN)",
+    })
+    .option("header", {
+      alias: "H",
+      type: "string",
+      array: true,
+      group: groups.target,
+      describe:
+        'Add "Name: value" to every request (repeatable); a name with key, token, secret... is never recorded; not Authorization',
+    })
+    .option("ca", {
+      type: "string",
+      group: groups.target,
+      describe: "PEM file of a CA to trust for the target",
+    })
+    .option("insecure", {
+      type: "boolean",
+      default: false,
+      group: groups.target,
+      describe: "Do not verify the target's TLS certificate",
+    })
+    .option("spec", {
+      type: "string",
+      group: groups.target,
+      describe: "OpenAPI description to check against (default: the bundled one)",
+    });
+}
+
+/** Which suites, cases and checks run. */
+function suiteSelectionOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("suite", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Run only these suites (ids)",
+    })
+    .option("suite-path", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "More *.suite.ts files or folders to load",
+    })
+    .option("tag", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Run only suites with one of these tags",
+    })
+    .option("exclude-tag", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe:
+        "Leave out suites and cases with these tags (e.g. costly, writes, data-plane); an unknown tag is refused",
+    })
+    .option("check", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Apply only these checks to every exchange",
+    })
+    .option("exclude-check", {
+      type: "string",
+      array: true,
+      group: groups.selection,
+      describe: "Do not apply these checks",
+    });
+}
+
+/** Which operations requests may reach and whether they may write; `--list` prints the whole selection. */
+function operationSelectionOptions<T>(yargs: Argv<T>) {
+  return (
+    yargs
       .option("operation", {
         type: "string",
         array: true,
@@ -155,183 +173,246 @@ export function runOptions(yargs: Argv) {
         group: groups.selection,
         describe: "Let suites tagged `writes` create and delete resources on a real target",
       })
-      .option("seed", {
-        coerce: plainNumber,
-        group: groups.behaviour,
-        describe: "Seed for generated cases (default: random, printed in the report)",
-      })
-      .option("concurrency", {
-        coerce: plainNumber,
-        default: runConfigDefaults.concurrency,
-        group: groups.behaviour,
-        describe: "Suites run at once",
-      })
-      .option("rate-limit", {
-        type: "string",
-        default: "auto",
-        group: groups.behaviour,
-        describe: "auto (follow X-RateLimit-* headers), or a budget such as 5/s, 100/m or 2000/h",
-      })
-      .option("timeout", {
-        coerce: plainNumber,
-        default: runConfigDefaults.timeoutMs,
-        group: groups.behaviour,
-        describe: "Per-request timeout (connect, headers, body), in ms",
-      })
-      .option("max-failures", {
-        coerce: plainNumber,
-        default: 0,
-        group: groups.behaviour,
-        describe: "Stop starting cases after this many failures (0: never)",
-      })
-      .option("warnings-as-errors", {
-        type: "boolean",
-        default: false,
-        group: groups.behaviour,
-        describe:
-          "Exit 1 when the run ends with warnings (cases left out, answers mostly 401/403/404, long rate-limit waits, checks that judged nothing)",
-      })
-      .option("max-response-bytes", {
-        coerce: plainNumber,
-        default: runConfigDefaults.maxResponseBytes,
-        group: groups.bounds,
-        describe:
-          'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
-      })
-      .option("request-deadline", {
-        coerce: plainNumber,
-        default: runConfigDefaults.requestDeadlineMs,
-        group: groups.bounds,
-        describe: "Per request, from the answer's headers to its last byte, in ms (a trickling body ends)",
-      })
-      .option("max-wait", {
-        coerce: plainNumber,
-        default: runConfigDefaults.maxWaitMs,
-        group: groups.bounds,
-        describe:
-          "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
-      })
-      .option("max-time", {
-        coerce: plainNumber,
-        group: groups.bounds,
-        describe:
-          "The whole run's time limit, in ms (default: none); reaching it ends the run like Ctrl-C (cleanup, reports), exit 2",
-      })
-      .option("kept-body-bytes", {
-        coerce: plainNumber,
-        default: runConfigDefaults.keptBodyBytes,
-        group: groups.bounds,
-        describe: "Body kept with each failing exchange in the reports (the rest is cut, saying so)",
-      })
-      .option("kept-report-bytes", {
-        coerce: plainNumber,
-        default: runConfigDefaults.keptReportBytes,
-        group: groups.bounds,
-        describe: "Bodies kept over all failing exchanges of a run; past it, failing exchanges keep no body",
-      })
-      .option("color", {
-        type: "boolean",
-        group: groups.output,
-        describe:
-          "Colour the console (default: on a terminal, unless NO_COLOR is set); --no-color turns it off",
-      })
-      .option("har", {
-        type: "string",
-        group: groups.output,
-        describe: "Also write every exchange to this file as HAR 1.2 (secrets redacted as in the reports)",
-      })
-      .option("report-dir", {
-        type: "string",
-        default: runConfigDefaults.reportDir,
-        group: groups.output,
-        describe: "Reports go to <dir>/<run-id>/ and <dir>/latest/",
-      })
-      .option("reporter", {
-        type: "string",
-        array: true,
-        group: groups.output,
-        describe:
-          "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
-      })
-      .option("listen-driver", {
-        type: "string",
-        choices: ["reference", "command", "none"],
-        group: groups.behaviour,
-        describe:
-          "How workflow suites make a node listen: reference (loopback reference server; default there), command (real clouds), none (skip those steps)",
-      })
-      .option("listen-command", {
-        type: "string",
-        group: groups.behaviour,
-        describe:
-          "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
-      })
-      .option("shard", {
-        type: "string",
-        group: groups.ci,
-        describe:
-          "Run shard i of n of the selected suites (e.g. 1/4): the same split on every machine; merge with `conform merge-reports`",
-      })
-      .option("durations", {
-        type: "string",
-        group: groups.ci,
-        describe: "An earlier report.json whose suite durations balance the shards (default: by case count)",
-      })
-      .option("baseline", {
-        type: "string",
-        group: groups.ci,
-        describe:
-          "An earlier report.json of known failures: its failure groups do not fail the exit code, new ones do, and those gone are reported fixed",
-      })
-      .option("data-plane", {
-        type: "boolean",
-        default: false,
-        group: groups.behaviour,
-        describe:
-          "Let cases tagged data-plane connect to the target's load balancers (their ports, TLS); always on for the embedded server",
-      })
-      .option("suite-options", {
-        type: "string",
-        hidden: true,
-        describe: "Settings for suites (config file only)",
-      })
-      .check((args) => {
-        if (args.token !== undefined && args["token-env"] !== undefined)
-          throw new ConfigError("give --token or --token-env, not both");
-        if (args.ca !== undefined && args.insecure)
-          throw new ConfigError("give --ca or --insecure, not both");
-        if (parseRatePolicy(String(args["rate-limit"])) === undefined)
-          throw new ConfigError(`--rate-limit ${args["rate-limit"]}: use auto, N/s, N/m or N/h`);
-        const listenProblem = listenFlagsProblem(
-          args["listen-driver"],
-          args["listen-command"],
-          args["base-url"],
-        );
-        if (listenProblem) throw new ConfigError(listenProblem);
-        if (args.token !== undefined && String(args.token).trim() === "")
-          throw new ConfigError("--token is empty: give the target's token, or leave --token out");
-        for (const option of ["base-url", "auth-url"] as const) {
-          const problem = credentialsProblem(option, args[option]);
-          if (problem) throw new ConfigError(problem);
-        }
-        if (args.shard !== undefined) parseShard(String(args.shard));
-        addedHeadersOf(headerTexts(args.header));
-        if (args.durations !== undefined && args.shard === undefined)
-          throw new ConfigError("--durations balances shards: give it with --shard i/n");
-        return checkNumbers(args, [
-          "seed",
-          "concurrency",
-          "timeout",
-          "max-failures",
-          "max-response-bytes",
-          "request-deadline",
-          "max-wait",
-          "max-time",
-          "kept-body-bytes",
-          "kept-report-bytes",
-        ]);
-      })
   );
+}
+
+/** How the run goes: its seed, concurrency, pacing and time-outs, and when it stops or fails. */
+function behaviourOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("seed", {
+      coerce: plainNumber,
+      group: groups.behaviour,
+      describe: "Seed for generated cases (default: random, printed in the report)",
+    })
+    .option("concurrency", {
+      coerce: plainNumber,
+      default: runConfigDefaults.concurrency,
+      group: groups.behaviour,
+      describe: "Suites run at once",
+    })
+    .option("rate-limit", {
+      type: "string",
+      default: "auto",
+      group: groups.behaviour,
+      describe: "auto (follow X-RateLimit-* headers), or a budget such as 5/s, 100/m or 2000/h",
+    })
+    .option("timeout", {
+      coerce: plainNumber,
+      default: runConfigDefaults.timeoutMs,
+      group: groups.behaviour,
+      describe: "Per-request timeout (connect, headers, body), in ms",
+    })
+    .option("max-failures", {
+      coerce: plainNumber,
+      default: 0,
+      group: groups.behaviour,
+      describe: "Stop starting cases after this many failures (0: never)",
+    })
+    .option("warnings-as-errors", {
+      type: "boolean",
+      default: false,
+      group: groups.behaviour,
+      describe:
+        "Exit 1 when the run ends with warnings (cases left out, answers mostly 401/403/404, long rate-limit waits, checks that judged nothing)",
+    });
+}
+
+/** The bounds a hostile or broken target meets: sizes, deadlines, waits, the bodies kept. */
+function boundsOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("max-response-bytes", {
+      coerce: plainNumber,
+      default: runConfigDefaults.maxResponseBytes,
+      group: groups.bounds,
+      describe:
+        'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
+    })
+    .option("request-deadline", {
+      coerce: plainNumber,
+      default: runConfigDefaults.requestDeadlineMs,
+      group: groups.bounds,
+      describe: "Per request, from the answer's headers to its last byte, in ms (a trickling body ends)",
+    })
+    .option("max-wait", {
+      coerce: plainNumber,
+      default: runConfigDefaults.maxWaitMs,
+      group: groups.bounds,
+      describe:
+        "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
+    })
+    .option("max-time", {
+      coerce: plainNumber,
+      group: groups.bounds,
+      describe:
+        "The whole run's time limit, in ms (default: none); reaching it ends the run like Ctrl-C (cleanup, reports), exit 2",
+    })
+    .option("kept-body-bytes", {
+      coerce: plainNumber,
+      default: runConfigDefaults.keptBodyBytes,
+      group: groups.bounds,
+      describe: "Body kept with each failing exchange in the reports (the rest is cut, saying so)",
+    })
+    .option("kept-report-bytes", {
+      coerce: plainNumber,
+      default: runConfigDefaults.keptReportBytes,
+      group: groups.bounds,
+      describe: "Bodies kept over all failing exchanges of a run; past it, failing exchanges keep no body",
+    });
+}
+
+/** What the run writes: colour, a HAR file, the report folder, the reporters. */
+function reportOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("color", {
+      type: "boolean",
+      group: groups.output,
+      describe:
+        "Colour the console (default: on a terminal, unless NO_COLOR is set); --no-color turns it off",
+    })
+    .option("har", {
+      type: "string",
+      group: groups.output,
+      describe: "Also write every exchange to this file as HAR 1.2 (secrets redacted as in the reports)",
+    })
+    .option("report-dir", {
+      type: "string",
+      default: runConfigDefaults.reportDir,
+      group: groups.output,
+      describe: "Reports go to <dir>/<run-id>/ and <dir>/latest/",
+    })
+    .option("reporter", {
+      type: "string",
+      array: true,
+      group: groups.output,
+      describe:
+        "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
+    });
+}
+
+/** How the workflow suites make nodes listen and reach the load balancers' ports. */
+function workflowOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("listen-driver", {
+      type: "string",
+      choices: ["reference", "command", "none"],
+      group: groups.behaviour,
+      describe:
+        "How workflow suites make a node listen: reference (loopback reference server; default there), command (real clouds), none (skip those steps)",
+    })
+    .option("listen-command", {
+      type: "string",
+      group: groups.behaviour,
+      describe:
+        "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
+    })
+    .option("data-plane", {
+      type: "boolean",
+      default: false,
+      group: groups.behaviour,
+      describe:
+        "Let cases tagged data-plane connect to the target's load balancers (their ports, TLS); always on for the embedded server",
+    });
+}
+
+/** Shards and their balance, and a baseline of known failures. */
+function ciOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("shard", {
+      type: "string",
+      group: groups.ci,
+      describe:
+        "Run shard i of n of the selected suites (e.g. 1/4): the same split on every machine; merge with `conform merge-reports`",
+    })
+    .option("durations", {
+      type: "string",
+      group: groups.ci,
+      describe: "An earlier report.json whose suite durations balance the shards (default: by case count)",
+    })
+    .option("baseline", {
+      type: "string",
+      group: groups.ci,
+      describe:
+        "An earlier report.json of known failures: its failure groups do not fail the exit code, new ones do, and those gone are reported fixed",
+    });
+}
+
+/** Every group of run's options, in the order `--help` shows the groups (innermost first). */
+function groupedOptions(yargs: Argv) {
+  return ciOptions(
+    workflowOptions(
+      reportOptions(
+        boundsOptions(
+          behaviourOptions(
+            operationSelectionOptions(suiteSelectionOptions(targetOptions(configOption(yargs)))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Run's arguments as yargs' checks see them (before the camel-case copies). */
+type ParsedRunOptions = Arguments<ReturnType<typeof groupedOptions> extends Argv<infer T> ? T : never>;
+
+/** Token, TLS, URL and header options that cannot go together or hold what they must not. */
+function targetProblem(args: ParsedRunOptions): string | undefined {
+  if (args.token !== undefined && args["token-env"] !== undefined)
+    return "give --token or --token-env, not both";
+  if (args.ca !== undefined && args.insecure) return "give --ca or --insecure, not both";
+  if (args.token !== undefined && String(args.token).trim() === "")
+    return "--token is empty: give the target's token, or leave --token out";
+  for (const option of ["base-url", "auth-url"] as const) {
+    const problem = credentialsProblem(option, args[option]);
+    if (problem) return problem;
+  }
+  // Throws its own ConfigError naming the header.
+  addedHeadersOf(headerTexts(args.header));
+  return undefined;
+}
+
+function behaviourProblem(args: ParsedRunOptions): string | undefined {
+  if (parseRatePolicy(String(args["rate-limit"])) === undefined)
+    return `--rate-limit ${args["rate-limit"]}: use auto, N/s, N/m or N/h`;
+  return listenFlagsProblem(args["listen-driver"], args["listen-command"], args["base-url"]);
+}
+
+function ciProblem(args: ParsedRunOptions): string | undefined {
+  // Throws its own ConfigError naming the shard.
+  if (args.shard !== undefined) parseShard(String(args.shard));
+  if (args.durations !== undefined && args.shard === undefined)
+    return "--durations balances shards: give it with --shard i/n";
+  return undefined;
+}
+
+/** Throws a ConfigError (exit 2) for the first problem of run's arguments, each told in one line naming its option. */
+function checkRunArgs(args: ParsedRunOptions): true {
+  for (const problemOf of [targetProblem, behaviourProblem, ciProblem]) {
+    const problem = problemOf(args);
+    if (problem) throw new ConfigError(problem);
+  }
+  return checkNumbers(args, [
+    "seed",
+    "concurrency",
+    "timeout",
+    "max-failures",
+    "max-response-bytes",
+    "request-deadline",
+    "max-wait",
+    "max-time",
+    "kept-body-bytes",
+    "kept-report-bytes",
+  ]);
+}
+
+/** Every option of `conform run` and its checks, without examples: `fuzz`, `verify` and `proxy` reuse them. */
+export function runOptions(yargs: Argv) {
+  return groupedOptions(yargs)
+    .option("suite-options", {
+      type: "string",
+      hidden: true,
+      describe: "Settings for suites (config file only)",
+    })
+    .check(checkRunArgs);
 }
 
 function builder(yargs: Argv) {
@@ -346,7 +427,8 @@ function builder(yargs: Argv) {
     .example("$0 run --operation getRegions --list", "What a selection would run");
 }
 
-export type RunArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
+/** The parsed arguments of `conform run`, and the part of them `fuzz`, `verify` and `proxy` share. */
+export type RunArgs = ArgsOf<typeof runOptions>;
 
 /**
  * Maps parsed arguments to a RunConfig. Async: the reader of earlier reports (ajv and the report's schema) loads
@@ -450,10 +532,10 @@ export function credentialsProblem(option: string, value: unknown): string | und
   return `--${option} holds credentials (user:password@): refused, they would be printed and written to every report; give the target's token with --token-env`;
 }
 
-export const runCommand: CommandModule<object, RunArgs> = {
+export const runCommand = defineCommand({
   command: "run",
   describe: "Run the conformance and workflow suites against a target and write reports",
-  builder: builder as unknown as CommandModule<object, RunArgs>["builder"],
+  builder,
   handler: async (args) => {
     // Loaded when a run starts: `--help` and the other commands start without the runner.
     const { runConformance } = await import("../../runner/run.ts");
@@ -463,9 +545,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       const { planSelection } = await import("../../runner/run.ts");
       const { selectionListing } = await import("../../runner/listing.ts");
       process.stdout.write(selectionListing(await planSelection(config), config));
-      args.exitCode = 0;
-      return;
+      return 0;
     }
-    args.exitCode = await runWithReporters(config, (options) => runConformance(config, options));
+    return await runWithReporters(config, (options) => runConformance(config, options));
   },
-};
+});
