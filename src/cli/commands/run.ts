@@ -1,4 +1,4 @@
-import type { Arguments, Argv } from "yargs";
+import type { Arguments, Argv, Options } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { addedHeadersOf } from "../../runner/added-headers.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
@@ -41,299 +41,271 @@ function configOption<T>(yargs: Argv<T>) {
 
 /** Where requests go and how: the target, its token, added headers, TLS, the description. */
 function targetOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("base-url", {
+  const options = {
+    "base-url": {
       type: "string",
-      group: groups.target,
       describe: "The API's base URL, ending in /v4 (default: start the embedded reference server)",
-    })
-    .option("auth-url", {
+    },
+    "auth-url": {
       type: "string",
-      group: groups.target,
       describe: "The login server (default: the base URL's origin)",
-    })
-    .option("token", {
+    },
+    token: {
       type: "string",
-      group: groups.target,
       describe: "Bearer token for the target (prefer --token-env: flags show in process lists)",
-    })
-    .option("token-env", {
+    },
+    "token-env": {
       type: "string",
-      group: groups.target,
       describe: "Read the token from this environment variable (default CONFORM_TOKEN)",
-    })
-    .option("header", {
+    },
+    header: {
       alias: "H",
       type: "string",
       array: true,
-      group: groups.target,
       describe:
         'Add "Name: value" to every request (repeatable); a name with key, token, secret... is never recorded; not Authorization',
-    })
-    .option("ca", {
+    },
+    ca: {
       type: "string",
-      group: groups.target,
       describe: "PEM file of a CA to trust for the target",
-    })
-    .option("insecure", {
+    },
+    insecure: {
       type: "boolean",
       default: false,
-      group: groups.target,
       describe: "Do not verify the target's TLS certificate",
-    })
-    .option("spec", {
+    },
+    spec: {
       type: "string",
-      group: groups.target,
       describe: "OpenAPI description to check against (default: the bundled one)",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.target);
 }
 
 /** Which suites, cases and checks run. */
 function suiteSelectionOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("suite", {
+  const options = {
+    suite: {
       type: "string",
       array: true,
-      group: groups.selection,
       describe: "Run only these suites (ids)",
-    })
-    .option("suite-path", {
+    },
+    "suite-path": {
       type: "string",
       array: true,
-      group: groups.selection,
       describe: "More *.suite.ts files or folders to load",
-    })
-    .option("tag", {
+    },
+    tag: {
       type: "string",
       array: true,
-      group: groups.selection,
       describe: "Run only suites with one of these tags",
-    })
-    .option("exclude-tag", {
+    },
+    "exclude-tag": {
       type: "string",
       array: true,
-      group: groups.selection,
       describe:
         "Leave out suites and cases with these tags (e.g. costly, writes, data-plane); an unknown tag is refused",
-    })
-    .option("check", {
+    },
+    check: {
       type: "string",
       array: true,
-      group: groups.selection,
       describe: "Apply only these checks to every exchange",
-    })
-    .option("exclude-check", {
+    },
+    "exclude-check": {
       type: "string",
       array: true,
-      group: groups.selection,
       describe: "Do not apply these checks",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.selection);
 }
 
 /** Which operations requests may reach and whether they may write; `--list` prints the whole selection. */
 function operationSelectionOptions<T>(yargs: Argv<T>) {
-  return (
-    yargs
-      .option("operation", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe:
-          "Send requests only to these operations (operationIds); a case reaching another is skipped, saying so",
-      })
-      .option("exclude-operation", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe:
-          "Send no request to these operations (the end-of-run cleanup still deletes what the run made)",
-      })
-      .option("method", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "Only operations of these HTTP methods (e.g. GET)",
-      })
-      // Not --path: that is the fast-check path of a replayed property (replay lines carry it).
-      .option("path-pattern", {
-        type: "string",
-        array: true,
-        group: groups.selection,
-        describe: "Only operations whose path template matches (* any characters: /compute/instances*)",
-      })
-      .option("list", {
-        type: "boolean",
-        default: false,
-        group: groups.selection,
-        describe: "Print the selection (suites, cases, checks, operations) and exit without running",
-      })
-      .option("allow-writes", {
-        type: "boolean",
-        default: false,
-        group: groups.selection,
-        describe: "Let suites tagged `writes` create and delete resources on a real target",
-      })
-  );
+  const options = {
+    operation: {
+      type: "string",
+      array: true,
+      describe:
+        "Send requests only to these operations (operationIds); a case reaching another is skipped, saying so",
+    },
+    "exclude-operation": {
+      type: "string",
+      array: true,
+      describe:
+        "Send no request to these operations (the end-of-run cleanup still deletes what the run made)",
+    },
+    method: {
+      type: "string",
+      array: true,
+      describe: "Only operations of these HTTP methods (e.g. GET)",
+    },
+    // Not --path: that is the fast-check path of a replayed property (replay lines carry it).
+    "path-pattern": {
+      type: "string",
+      array: true,
+      describe: "Only operations whose path template matches (* any characters: /compute/instances*)",
+    },
+    list: {
+      type: "boolean",
+      default: false,
+      describe: "Print the selection (suites, cases, checks, operations) and exit without running",
+    },
+    "allow-writes": {
+      type: "boolean",
+      default: false,
+      describe: "Let suites tagged `writes` create and delete resources on a real target",
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.selection);
 }
 
 /** How the run goes: its seed, concurrency, pacing and time-outs, and when it stops or fails. */
 function behaviourOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("seed", {
+  const options = {
+    seed: {
       coerce: plainNumber,
-      group: groups.behaviour,
       describe: "Seed for generated cases (default: random, printed in the report)",
-    })
-    .option("concurrency", {
+    },
+    concurrency: {
       coerce: plainNumber,
       default: runConfigDefaults.concurrency,
-      group: groups.behaviour,
       describe: "Suites run at once",
-    })
-    .option("rate-limit", {
+    },
+    "rate-limit": {
       type: "string",
       default: "auto",
-      group: groups.behaviour,
       describe: "auto (follow X-RateLimit-* headers), or a budget such as 5/s, 100/m or 2000/h",
-    })
-    .option("timeout", {
+    },
+    timeout: {
       coerce: plainNumber,
       default: runConfigDefaults.timeoutMs,
-      group: groups.behaviour,
       describe: "Per-request timeout (connect, headers, body), in ms",
-    })
-    .option("max-failures", {
+    },
+    "max-failures": {
       coerce: plainNumber,
       default: 0,
-      group: groups.behaviour,
       describe: "Stop starting cases after this many failures (0: never)",
-    })
-    .option("warnings-as-errors", {
+    },
+    "warnings-as-errors": {
       type: "boolean",
       default: false,
-      group: groups.behaviour,
       describe:
         "Exit 1 when the run ends with warnings (cases left out, answers mostly 401/403/404, long rate-limit waits, checks that judged nothing)",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.behaviour);
 }
 
 /** The bounds a hostile or broken target meets: sizes, deadlines, waits, the bodies kept. */
 function boundsOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("max-response-bytes", {
+  const options = {
+    "max-response-bytes": {
       coerce: plainNumber,
       default: runConfigDefaults.maxResponseBytes,
-      group: groups.bounds,
       describe:
         'A body above this, as received or decoded (gzip), is not read: the exchange fails "answer too large"',
-    })
-    .option("request-deadline", {
+    },
+    "request-deadline": {
       coerce: plainNumber,
       default: runConfigDefaults.requestDeadlineMs,
-      group: groups.bounds,
       describe: "Per request, from the answer's headers to its last byte, in ms (a trickling body ends)",
-    })
-    .option("max-wait", {
+    },
+    "max-wait": {
       coerce: plainNumber,
       default: runConfigDefaults.maxWaitMs,
-      group: groups.bounds,
       describe:
         "Longest wait for a Retry-After or a spent rate-limit window, in ms; beyond it the case errors",
-    })
-    .option("max-time", {
+    },
+    "max-time": {
       coerce: plainNumber,
-      group: groups.bounds,
       describe:
         "The whole run's time limit, in ms (default: none); reaching it ends the run like Ctrl-C (cleanup, reports), exit 2",
-    })
-    .option("kept-body-bytes", {
+    },
+    "kept-body-bytes": {
       coerce: plainNumber,
       default: runConfigDefaults.keptBodyBytes,
-      group: groups.bounds,
       describe: "Body kept with each failing exchange in the reports (the rest is cut, saying so)",
-    })
-    .option("kept-report-bytes", {
+    },
+    "kept-report-bytes": {
       coerce: plainNumber,
       default: runConfigDefaults.keptReportBytes,
-      group: groups.bounds,
       describe: "Bodies kept over all failing exchanges of a run; past it, failing exchanges keep no body",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.bounds);
 }
 
 /** What the run writes: colour, a HAR file, the report folder, the reporters. */
 function reportOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("color", {
+  const options = {
+    color: {
       type: "boolean",
-      group: groups.output,
       describe:
         "Colour the console (default: on a terminal, unless NO_COLOR is set); --no-color turns it off",
-    })
-    .option("har", {
+    },
+    har: {
       type: "string",
-      group: groups.output,
       describe: "Also write every exchange to this file as HAR 1.2 (secrets redacted as in the reports)",
-    })
-    .option("report-dir", {
+    },
+    "report-dir": {
       type: "string",
       default: runConfigDefaults.reportDir,
-      group: groups.output,
       describe: "Reports go to <dir>/<run-id>/ and <dir>/latest/",
-    })
-    .option("reporter", {
+    },
+    reporter: {
       type: "string",
       array: true,
-      group: groups.output,
       describe:
         "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.output);
 }
 
 /** How the workflow suites make nodes listen and reach the load balancers' ports. */
 function workflowOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("listen-driver", {
+  const options = {
+    "listen-driver": {
       type: "string",
       choices: ["reference", "command", "none"],
-      group: groups.behaviour,
       describe:
         "How workflow suites make a node listen: reference (loopback reference server; default there), command (real clouds), none (skip those steps)",
-    })
-    .option("listen-command", {
+    },
+    "listen-command": {
       type: "string",
-      group: groups.behaviour,
       describe:
         "Command run while a node listens, e.g. 'ssh -tt root@{address} \"nc -lk {port}\"' ({address}, {port}, {label})",
-    })
-    .option("data-plane", {
+    },
+    "data-plane": {
       type: "boolean",
       default: false,
-      group: groups.behaviour,
       describe:
         "Let cases tagged data-plane connect to the target's load balancers (their ports, TLS); always on for the embedded server",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.behaviour);
 }
 
 /** Shards and their balance, and a baseline of known failures. */
 function ciOptions<T>(yargs: Argv<T>) {
-  return yargs
-    .option("shard", {
+  const options = {
+    shard: {
       type: "string",
-      group: groups.ci,
       describe:
         "Run shard i of n of the selected suites (e.g. 1/4): the same split on every machine; merge with `conform merge-reports`",
-    })
-    .option("durations", {
+    },
+    durations: {
       type: "string",
-      group: groups.ci,
       describe: "An earlier report.json whose suite durations balance the shards (default: by case count)",
-    })
-    .option("baseline", {
+    },
+    baseline: {
       type: "string",
-      group: groups.ci,
       describe:
         "An earlier report.json of known failures: its failure groups do not fail the exit code, new ones do, and those gone are reported fixed",
-    });
+    },
+  } satisfies Record<string, Options>;
+  return yargs.options(options).group(Object.keys(options), groups.ci);
 }
 
 /** Every group of run's options, in the order `--help` shows the groups (innermost first). */
