@@ -12,7 +12,8 @@ import { parsePropertyReplay } from "../../runner/property-replay.ts";
 import { defineCommand } from "../command-module.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
-import { runOptions, toRunConfig } from "./run.ts";
+import { toRunConfig } from "../run-config.ts";
+import { runOptions } from "../run-options.ts";
 
 /** Runs per property when --runs is not given (fast-check's own default). */
 export const defaultCampaignRuns = 100;

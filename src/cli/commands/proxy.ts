@@ -9,7 +9,8 @@
 import type { Argv } from "yargs";
 import { defineCommand } from "../command-module.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
-import { runOptions, toRunConfig } from "./run.ts";
+import { toRunConfig } from "../run-config.ts";
+import { runOptions } from "../run-options.ts";
 import { notForTraffic } from "./verify.ts";
 
 function builder(yargs: Argv) {

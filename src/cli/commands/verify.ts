@@ -6,7 +6,8 @@
  */
 import type { Argv } from "yargs";
 import { defineCommand } from "../command-module.ts";
-import { runOptions, toRunConfig } from "./run.ts";
+import { toRunConfig } from "../run-config.ts";
+import { runOptions } from "../run-options.ts";
 
 /** Options of `conform run` that mean nothing for traffic conform does not make. */
 export const notForTraffic = [
