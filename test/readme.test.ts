@@ -1,19 +1,24 @@
 /**
- * The README's examples that need no network run as printed. A fenced block preceded by a marker comment is
- * part of this test:
+ * The examples of the README and of the pages under docs/ that need no network run as printed. A fenced block
+ * preceded by a marker comment is part of this test:
  * - `<!-- readme-test: run in checkout -->`: a `sh` block run by bash in the checkout;
  * - `<!-- readme-test: file NAME -->`: the block is saved as NAME in a fresh empty folder elsewhere;
  * - `<!-- readme-test: run in folder -->`: a `sh` block run by bash in that folder, `$CONFORM` naming the checkout.
  * Each must exit 0. Only loopback is used: the commands run against the embedded reference server.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const checkout = join(import.meta.dirname, "..");
-const readme = readFileSync(join(checkout, "README.md"), "utf8");
+const docs = readdirSync(join(checkout, "docs"), { recursive: true, encoding: "utf8" })
+  .filter((name) => name.endsWith(".md"))
+  .sort()
+  .map((name) => join("docs", name));
+/** The README first, then the docs' pages: a `file` block is saved before a later page's block runs it. */
+const readme = ["README.md", ...docs].map((file) => readFileSync(join(checkout, file), "utf8")).join("\n");
 
 interface Example {
   readonly marker: string;

@@ -135,10 +135,12 @@ export function handleInterruptions(options: InterruptionOptions): (exitCode?: n
  * way. The hold is found by a registered symbol: bin/ is plain JavaScript, outside the sources and the build.
  */
 export function takeHeldSignal(): HandledSignal | undefined {
-  const hold = (process as unknown as Record<symbol, { take(): HandledSignal | undefined } | undefined>)[
-    Symbol.for("conform.signalHold")
-  ];
-  return hold?.take();
+  const hold: unknown = Reflect.get(process, Symbol.for("conform.signalHold"));
+  return isSignalHold(hold) ? hold.take() : undefined;
+}
+
+function isSignalHold(value: unknown): value is { take(): HandledSignal | undefined } {
+  return typeof value === "object" && value !== null && typeof Reflect.get(value, "take") === "function";
 }
 
 /** A word safe to paste into a POSIX shell: as is when plain, else single-quoted. */

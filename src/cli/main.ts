@@ -6,6 +6,7 @@ import yargs from "yargs";
 import { ConfigError, ToolkitError } from "../core/errors.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { terminalSafe } from "../reporters/_internals/text.ts";
+import { exitCodeOf } from "./command-module.ts";
 import { commands } from "./commands/index.ts";
 import { configErrorWithMessage } from "./options.ts";
 import { toolVersion } from "./version.ts";
@@ -47,9 +48,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
   for (const command of commands) cli.command(command);
   try {
-    const args = await cli.parseAsync();
-    const fromHandler = (args as { exitCode?: unknown }).exitCode;
-    if (typeof fromHandler === "number") exitCode = fromHandler;
+    exitCode = exitCodeOf(await cli.parseAsync()) ?? exitCode;
   } catch (error) {
     // A message may quote a file or a target (a report's field, a path): no control character of theirs reaches
     // the terminal.

@@ -11,7 +11,7 @@ import { makeDirectory } from "../core/directories.ts";
 import { ConfigError, RunInterrupted, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished, RunSnapshot } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
-import { createReporters, type SnapshotWritten } from "../reporters/index.ts";
+import { createReporters, type ReporterGroup, type SnapshotWritten } from "../reporters/index.ts";
 import type { RunConfig } from "../runner/config.ts";
 import type { RunListener } from "../runner/event-bus.ts";
 import { LabelMaker } from "../runner/labels.ts";
@@ -53,14 +53,7 @@ export async function runWithReporters(
   const runId = newRunId();
   const startedAt = new Date();
   const outputDir = join(config.reportDir, runId);
-  const reporters = createReporters(config.reporters, {
-    outputDir,
-    stream: process.stdout,
-    isTTY: Boolean(process.stdout.isTTY),
-    ci: Boolean(process.env.CI),
-    // --color/--no-color win over the environment.
-    ...(config.color === undefined ? colorFromEnv(process.env) : { color: config.color }),
-  });
+  const reporters = reportersOf(config, outputDir);
   // Before the run, not after it: a run whose reports cannot be written is lost work.
   if (reporters.files.length > 0) await ensureWritable(outputDir);
   const har = config.harPath === undefined ? undefined : new HarWriter(config.harPath, toolVersion);
@@ -68,14 +61,7 @@ export async function runWithReporters(
   const ledger = new CleanupLedger();
   const reportsWritten = handleInterruptions({
     controller,
-    left: traffic
-      ? undefined
-      : {
-          baseUrl: config.baseUrl,
-          prefix: new LabelMaker(config.labelPrefix, runId).stem,
-          caFile: config.caFile,
-          insecure: config.insecure,
-        },
+    left: traffic ? undefined : leftoversOf(config, runId),
     ledger: () => ledger.left(),
     reporters,
     write: (text) => process.stderr.write(text),
@@ -122,16 +108,42 @@ export async function runWithReporters(
   } finally {
     try {
       await har?.close();
-      const latest = await reporters.close();
-      // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
-      const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
-      if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
+      await closeReports(reporters, outputDir);
     } finally {
       // Only now: a second signal while the reports are written still quits at once with what it can write (and
       // an interrupted run ends its process here, a later signal handled until then).
       reportsWritten(exitCode);
     }
   }
+}
+
+/** The reporters the config names, writing into the run's folder; --color/--no-color win over the environment. */
+function reportersOf(config: RunConfig, outputDir: string): ReporterGroup {
+  return createReporters(config.reporters, {
+    outputDir,
+    stream: process.stdout,
+    isTTY: Boolean(process.stdout.isTTY),
+    ci: Boolean(process.env.CI),
+    ...(config.color === undefined ? colorFromEnv(process.env) : { color: config.color }),
+  });
+}
+
+/** What a second signal needs to tell the user what the run left on its target, and how to clean it. */
+function leftoversOf(config: RunConfig, runId: string) {
+  return {
+    baseUrl: config.baseUrl,
+    prefix: new LabelMaker(config.labelPrefix, runId).stem,
+    caFile: config.caFile,
+    insecure: config.insecure,
+  };
+}
+
+/** Closes the reporters (they write their files) and names the files written, in one line. */
+async function closeReports(reporters: ReporterGroup, outputDir: string): Promise<void> {
+  const latest = await reporters.close();
+  // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
+  const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
+  if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
 }
 
 /**

@@ -1,4 +1,4 @@
-/** The process exit codes of every command (ARCHITECTURE.md "Contracts worth keeping"). */
+/** The process exit codes of every command (docs/contracts.md). */
 export const ExitCode = Object.freeze({
   /** Every check passed. */
   ok: 0,

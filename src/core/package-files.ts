@@ -1,5 +1,5 @@
 /**
- * Where the package's own files are (package.json, the bundled description, the README), the same from the sources
+ * Where the package's own files are (package.json, the bundled description, docs/faults.md), the same from the sources
  * and from the build: the checkout runs `src/`, an installed package runs `dist/src/`, the build being the checkout's
  * tree one folder down (`dist/src`, `dist/suites`), so this module's own extension says how far the root is.
  * @module

@@ -1,5 +1,5 @@
 /**
- * The fault score as people and CI read it: a console table, a Markdown table (the README shows it), and the
+ * The fault score as people and CI read it: a console table, a Markdown table (docs/faults.md shows it), and the
  * JSON record (`fault-matrix.json`, described by `fault-matrix.schema.json`) written beside the run reports.
  * @module
  */
@@ -43,7 +43,7 @@ export function faultMatrixText(matrix: FaultMatrix): string {
   ].join("\n");
 }
 
-/** The table in Markdown, for the README and CI job summaries. */
+/** The table in Markdown, for docs/faults.md and CI job summaries. */
 export function faultMatrixMarkdown(matrix: FaultMatrix): string {
   const cell = (text: string) => escapeMarkdown(text).replace(/\|/g, "\\|");
   return [
@@ -66,14 +66,13 @@ export async function writeFaultMatrix(outputDir: string, matrix: FaultMatrix): 
   return path;
 }
 
-export const readmeStartMarker =
-  "<!-- fault-matrix:start (written by `npm run faults -- --update-readme`) -->";
+export const readmeStartMarker = "<!-- fault-matrix:start (written by `npm run faults -- --update-docs`) -->";
 export const readmeEndMarker = "<!-- fault-matrix:end -->";
 
-/** The README with its fault table replaced by this matrix's (the markers must be there). */
+/** A page (docs/faults.md) with its fault table replaced by this matrix's (the markers must be there). */
 export function withFaultTable(readme: string, matrix: FaultMatrix): string {
   const start = readme.indexOf(readmeStartMarker);
   const end = readme.indexOf(readmeEndMarker);
-  if (start < 0 || end < start) throw new Error("the README has no fault-matrix markers");
+  if (start < 0 || end < start) throw new Error("the page has no fault-matrix markers");
   return `${readme.slice(0, start + readmeStartMarker.length)}\n${faultMatrixMarkdown(matrix)}\n${readme.slice(end)}`;
 }

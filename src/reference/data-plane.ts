@@ -1,6 +1,6 @@
 /**
  * The load balancers' data plane: each configuration profile really listens on its port and forwards
- * connections to its back-end nodes, on the sandbox network (ARCHITECTURE.md).
+ * connections to its back-end nodes, on the sandbox network (docs/contracts.md).
  *
  * Rules (beyond the description, documented):
  * - a load balancer's public IPv4 198.18.X.Y stands for the loopback address 127.18.X.Y, as a node's private

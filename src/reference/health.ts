@@ -1,6 +1,6 @@
 /**
  * Back-end node health by real probes, as a load balancer does it: each profile with an active check probes its
- * nodes every `check_interval` seconds (times the server's time scale). The sandbox network (ARCHITECTURE.md): a
+ * nodes every `check_interval` seconds (times the server's time scale). The sandbox network (docs/contracts.md): a
  * private address 192.168.X.Y stands for the loopback address 127.168.X.Y, so a test makes a node "listen" by
  * opening a real listener there. Nothing here ever connects to a non-loopback address.
  *

@@ -4,7 +4,7 @@
  *
  * Compiling `{ $ref: "<doc>#/pointer" }` lets ajv compile each referenced schema once and share it, where
  * compiling dereferenced (inlined) schemas of a large description costs hundreds of milliseconds and a lot of
- * memory per schema (ARCHITECTURE.md, "How we know it works").
+ * memory per schema (docs/contracts.md, "How we know it works").
  * @module
  * @internal
  */

@@ -4,7 +4,7 @@
  * presents.
  *
  * Where to connect: on the embedded server, and on a loopback target run with `--data-plane`, a balancer's
- * public 198.18.X.Y stands for the loopback 127.18.X.Y (the reference server's sandbox network, ARCHITECTURE.md;
+ * public 198.18.X.Y stands for the loopback 127.18.X.Y (the reference server's sandbox network, docs/contracts.md;
  * written from there, not imported from `src/reference/`); on any other target run with `--data-plane`, the
  * address the target reports. A stand-in serves a port below 1024 20000 higher ({@link endpointOf}). Without `--data-plane` a base-URL target is never connected to, and the cases skip
  * with the reason. Every connection is bounded in time and in bytes read.

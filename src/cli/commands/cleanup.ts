@@ -8,7 +8,7 @@
  * unreachable, token refused).
  * @module
  */
-import type { Argv, CommandModule } from "yargs";
+import type { Argv } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { inputLimits, readInputFile } from "../../core/input-file.ts";
@@ -16,6 +16,7 @@ import { addedHeadersOf } from "../../runner/added-headers.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { labelPrefixOf } from "../../runner/labels.ts";
 import type { Leftover } from "../../runner/leftovers.ts";
+import { type ArgsOf, defineCommand } from "../command-module.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 
 function builder(yargs: Argv) {
@@ -94,7 +95,7 @@ function builder(yargs: Argv) {
     );
 }
 
-type CleanupArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
+type CleanupArgs = ArgsOf<typeof builder>;
 
 /** The token to list and delete with: every operation the cleanup calls needs one, so none at all is refused. */
 function readToken(args: CleanupArgs, env: NodeJS.ProcessEnv): string {
@@ -226,10 +227,10 @@ function whoseLeftovers(args: CleanupArgs): { prefixes: string[]; baseUrl: strin
   return { prefixes: [prefix ?? ""], baseUrl: args["base-url"] ?? "" };
 }
 
-export const cleanupCommand: CommandModule<object, CleanupArgs> = {
+export const cleanupCommand = defineCommand({
   command: "cleanup",
   describe: "Delete what runs left behind on a target (by label prefix), children first",
-  builder: builder as unknown as CommandModule<object, CleanupArgs>["builder"],
+  builder,
   handler: async (args) => {
     const whose = whoseLeftovers(args);
     const token = readToken(args, process.env);
@@ -266,6 +267,6 @@ export const cleanupCommand: CommandModule<object, CleanupArgs> = {
       : `${report.deleted.length} of ${report.found.length} leftover${report.found.length === 1 ? "" : "s"} deleted`;
     write(report.failed.length > 0 ? `${summary}; ${report.failed.length} problem(s):` : summary);
     for (const problem of report.failed) write(`  ${problem}`);
-    args.exitCode = report.failed.length > 0 ? ExitCode.checkFailed : ExitCode.ok;
+    return report.failed.length > 0 ? ExitCode.checkFailed : ExitCode.ok;
   },
-};
+});

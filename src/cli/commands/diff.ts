@@ -6,9 +6,10 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Argv, CommandModule } from "yargs";
+import type { Argv } from "yargs";
 import { makeDirectory } from "../../core/directories.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
+import { defineCommand } from "../command-module.ts";
 
 function builder(yargs: Argv) {
   return yargs
@@ -27,12 +28,10 @@ function builder(yargs: Argv) {
     .example("$0 diff main/report.json reports/latest", "What this branch fixed or broke against main");
 }
 
-type DiffArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
-
-export const diffCommand: CommandModule<object, DiffArgs> = {
+export const diffCommand = defineCommand({
   command: "diff <old> <new>",
   describe: "Failure groups new, fixed and still failing between two reports, and coverage gained or lost",
-  builder: builder as unknown as CommandModule<object, DiffArgs>["builder"],
+  builder,
   handler: async (args) => {
     const { readShardReport } = await import("../../reporters/merge-reports.ts");
     const { diffMarkdown, diffReports } = await import("../../reporters/report-diff.ts");
@@ -45,6 +44,6 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       await writeFile(join(args["output-dir"], "diff.md"), markdown);
       await writeFile(join(args["output-dir"], "diff.json"), json);
     }
-    args.exitCode = diff.newGroups.length > 0 ? ExitCode.checkFailed : ExitCode.ok;
+    return diff.newGroups.length > 0 ? ExitCode.checkFailed : ExitCode.ok;
   },
-};
+});

@@ -1,32 +1,23 @@
 /**
  * `conform faults`: the fault score. Runs the suites against the embedded reference server clean and with each
  * named fault in turn, prints the table, writes `fault-matrix.json`, and exits 1 when a fault escapes or the clean
- * server fails a check. `--update-readme` rewrites the README's table from this run.
+ * server fails a check. `--update-docs` rewrites the table of docs/faults.md from this run.
  * @module
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CommandModule } from "yargs";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { packagePath } from "../../core/package-files.ts";
 import { runConfigDefaults } from "../../runner/config.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
+import { defineCommand } from "../command-module.ts";
 import { checkNumbers, listOption, newRunId, plainNumber } from "../options.ts";
 import { toolVersion } from "../version.ts";
 
-interface FaultsArgs {
-  fault?: string[];
-  full: boolean;
-  seed: number;
-  concurrency: number;
-  "report-dir": string;
-  "update-readme": boolean;
-  exitCode?: number;
-}
+/** The page whose fault table `--update-docs` rewrites. */
+const faultTablePage = packagePath("docs/faults.md");
 
-const readmePath = packagePath("README.md");
-
-export const faultsCommand: CommandModule<object, FaultsArgs> = {
+export const faultsCommand = defineCommand({
   command: "faults",
   describe: "Score the suites: run them against the reference server with each named fault, and once clean",
   builder: (yargs) =>
@@ -48,10 +39,12 @@ export const faultsCommand: CommandModule<object, FaultsArgs> = {
         default: runConfigDefaults.reportDir,
         describe: "Where fault-matrix.json goes",
       })
-      .option("update-readme", {
+      .option("update-docs", {
+        // The flag's name before the table moved from the README to docs/faults.md.
+        alias: "update-readme",
         type: "boolean",
         default: false,
-        describe: "Rewrite the README's fault table from this run",
+        describe: "Rewrite the fault table of docs/faults.md from this run",
       })
       .check((args) => checkNumbers(args, ["seed", "concurrency"])),
   handler: async (args) => {
@@ -78,13 +71,13 @@ export const faultsCommand: CommandModule<object, FaultsArgs> = {
       process.stdout.write(faultMatrixText(matrix));
       const path = await writeFaultMatrix(join(args["report-dir"], runId), matrix);
       process.stdout.write(`written: ${path}\n`);
-      if (args["update-readme"]) {
-        writeFileSync(readmePath, withFaultTable(readFileSync(readmePath, "utf8"), matrix));
-        process.stdout.write("README.md: fault table updated\n");
+      if (args["update-docs"]) {
+        writeFileSync(faultTablePage, withFaultTable(readFileSync(faultTablePage, "utf8"), matrix));
+        process.stdout.write("docs/faults.md: fault table updated\n");
       }
-      args.exitCode = controller.signal.aborted ? ExitCode.interrupted : matrix.exitCode;
+      return controller.signal.aborted ? ExitCode.interrupted : matrix.exitCode;
     } finally {
       process.off("SIGINT", interrupt);
     }
   },
-};
+});

@@ -6,22 +6,23 @@
  * options.
  * @module
  */
-import type { Argv, CommandModule } from "yargs";
+import type { Argv } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { parsePropertyReplay } from "../../runner/property-replay.ts";
+import { defineCommand } from "../command-module.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 import { ProgressBar } from "../progress-bar.ts";
-import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
+import { toRunConfig } from "../run-config.ts";
+import { runOptions } from "../run-options.ts";
 
 /** Runs per property when --runs is not given (fast-check's own default). */
 export const defaultCampaignRuns = 100;
-
-type FuzzArgs = RunArgs & { campaign: string; runs: number; property?: string; path?: string };
 
 function builder(yargs: Argv) {
   return runOptions(yargs)
     .positional("campaign", {
       type: "string",
+      demandOption: true,
       describe: "A campaign the suites declare (an unknown one is refused with the list)",
     })
     .option("runs", {
@@ -66,14 +67,14 @@ function builder(yargs: Argv) {
     );
 }
 
-export const fuzzCommand: CommandModule<object, FuzzArgs> = {
+export const fuzzCommand = defineCommand({
   command: "fuzz <campaign>",
   describe:
     "Run a long generated campaign (filters, pagination, ...) with a progress bar, writing the usual reports",
-  builder: builder as unknown as CommandModule<object, FuzzArgs>["builder"],
+  builder,
   handler: async (args) => {
     // The options are run's: --list would be silently ignored here and the campaign run.
-    if ((args as { list?: boolean }).list)
+    if (args.list)
       throw new ConfigError("--list is for `conform run` (e.g. conform run --tag filters --list)");
     const { runFuzzCampaign } = await import("../../runner/fuzz.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
@@ -81,7 +82,7 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
     const replay = args.property === undefined ? undefined : parsePropertyReplay(args.property, args.path);
     const bar = new ProgressBar(process.stderr, `fuzz ${args.campaign}`, { ci: Boolean(process.env.CI) });
     try {
-      args.exitCode = await runWithReporters(
+      return await runWithReporters(
         config,
         (options) =>
           runFuzzCampaign(config, {
@@ -96,4 +97,4 @@ export const fuzzCommand: CommandModule<object, FuzzArgs> = {
       bar.clear();
     }
   },
-};
+});

@@ -5,8 +5,9 @@
  * @module
  */
 import { join } from "node:path";
-import type { Argv, CommandModule } from "yargs";
+import type { Argv } from "yargs";
 import { runConfigDefaults } from "../../runner/config.ts";
+import { defineCommand } from "../command-module.ts";
 import { listOption, newRunId } from "../options.ts";
 
 function builder(yargs: Argv) {
@@ -31,12 +32,10 @@ function builder(yargs: Argv) {
     .example("$0 merge-reports shards/*/", "Merge the report directories of every shard");
 }
 
-type MergeArgs = Awaited<ReturnType<typeof builder>["argv"]> & { exitCode?: number };
-
-export const mergeReportsCommand: CommandModule<object, MergeArgs> = {
+export const mergeReportsCommand = defineCommand({
   command: "merge-reports <reports...>",
   describe: "Merge the reports of a sharded run (--shard i/n) into one and write every report again",
-  builder: builder as unknown as CommandModule<object, MergeArgs>["builder"],
+  builder,
   handler: async (args) => {
     const runId = newRunId();
     const { createReporters } = await import("../../reporters/index.ts");
@@ -59,6 +58,6 @@ export const mergeReportsCommand: CommandModule<object, MergeArgs> = {
     if (reporters.files.length > 0)
       process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
     const finished = events.at(-1);
-    args.exitCode = finished?.type === "run-finished" ? finished.exitCode : 2;
+    return finished?.type === "run-finished" ? finished.exitCode : 2;
   },
-};
+});

@@ -6,19 +6,12 @@
  * its time limit did).
  * @module
  */
-import type { Argv, CommandModule } from "yargs";
+import type { Argv } from "yargs";
+import { defineCommand } from "../command-module.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
-import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
+import { toRunConfig } from "../run-config.ts";
+import { runOptions } from "../run-options.ts";
 import { notForTraffic } from "./verify.ts";
-
-type ProxyArgs = RunArgs & {
-  target: string;
-  port: number;
-  host: string;
-  https?: string;
-  "report-every"?: number;
-  "max-request-bytes"?: number;
-};
 
 function builder(yargs: Argv) {
   let options = runOptions(yargs)
@@ -68,17 +61,17 @@ function builder(yargs: Argv) {
   );
 }
 
-export const proxyCommand: CommandModule<object, ProxyArgs> = {
+export const proxyCommand = defineCommand({
   command: "proxy",
   describe:
     "Forward a live client's requests to a target and judge every exchange; reports on Ctrl-C (and every N minutes with --report-every)",
-  builder: builder as unknown as CommandModule<object, ProxyArgs>["builder"],
+  builder,
   handler: async (args) => {
     const { runProxy } = await import("../../traffic/proxy.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
     const { exchangeLogListener } = await import("../../reporters/exchange-log.ts");
     const config = await toRunConfig(args);
-    args.exitCode = await runWithReporters(
+    return await runWithReporters(
       config,
       (options) =>
         runProxy(config, {
@@ -101,4 +94,4 @@ export const proxyCommand: CommandModule<object, ProxyArgs> = {
       },
     );
   },
-};
+});

@@ -7,22 +7,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { type HandledSignal, signalExitCodes } from "../../core/exit-codes.ts";
 import { runsFromBuild } from "../../core/package-files.ts";
 import type { ReferenceServer } from "../../reference/server.ts";
+import { defineCommand } from "../command-module.ts";
 import { checkNumbers, listOption, plainNumber } from "../options.ts";
-
-interface ServeArgs {
-  port: number;
-  host: string;
-  http: boolean;
-  token: string | undefined;
-  "time-scale": number;
-  fault?: string[];
-  exitCode?: number;
-}
 
 /**
  * The `conform run` command that works against this server as printed, every case of it: its token, CA file,
@@ -89,7 +79,7 @@ function waitForSignal(): Promise<HandledSignal> {
   });
 }
 
-export const serveCommand: CommandModule<object, ServeArgs> = {
+export const serveCommand = defineCommand({
   command: "serve",
   describe: "Start the embedded reference implementation of the API on loopback",
   builder: (yargs) =>
@@ -144,11 +134,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         writeFileSync(caFile, server.certificatePem);
       }
       process.stdout.write(serveBanner(server, caFile, writeServeRunConfig(server, dir)));
-      args.exitCode = signalExitCodes[await stopped];
+      return signalExitCodes[await stopped];
     } finally {
       // First, before the sockets close: the config holds the demo login.
       rmSync(dir, { recursive: true, force: true });
       await server.close();
     }
   },
-};
+});

@@ -4,18 +4,12 @@
  * exit 2 naming where it fails when it does not. Without a file, the bundled description (`specs/cloud-api-v4.yaml`).
  * @module
  */
-import type { CommandModule } from "yargs";
 import { SpecInvalidError } from "../../core/errors.ts";
 import { ExitCode } from "../../core/exit-codes.ts";
 import { bundledSpecPath } from "../../spec/bundled.ts";
+import { defineCommand } from "../command-module.ts";
 
-interface SpecArgs {
-  file: string;
-  validate: boolean;
-  exitCode?: number;
-}
-
-export const specCommand: CommandModule<object, SpecArgs> = {
+export const specCommand = defineCommand({
   command: "spec [file]",
   describe: "Validate an API description (file or http(s) URL; OpenAPI 3.x or Swagger 2.0) and summarise it",
   builder: (yargs) =>
@@ -38,12 +32,12 @@ export const specCommand: CommandModule<object, SpecArgs> = {
     try {
       const spec = await loadSpec(args.file, { validate: args.validate });
       process.stdout.write(summarizeSpec(spec));
-      args.exitCode = ExitCode.ok;
+      return ExitCode.ok;
     } catch (error) {
       // Every problem, one per line: main() would print only the first.
       if (!(error instanceof SpecInvalidError)) throw error;
       process.stderr.write(`conform: ${error.message} [${error.code}]\n${formatProblems(error.problems)}`);
-      args.exitCode = ExitCode.toolkitError;
+      return ExitCode.toolkitError;
     }
   },
-};
+});

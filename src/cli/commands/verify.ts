@@ -4,10 +4,10 @@
  * `src/traffic/verify.ts`.
  * @module
  */
-import type { Argv, CommandModule } from "yargs";
-import { type RunArgs, runOptions, toRunConfig } from "./run.ts";
-
-type VerifyArgs = RunArgs & { files: string[]; "api-base"?: string };
+import type { Argv } from "yargs";
+import { defineCommand } from "../command-module.ts";
+import { toRunConfig } from "../run-config.ts";
+import { runOptions } from "../run-options.ts";
 
 /** Options of `conform run` that mean nothing for traffic conform does not make. */
 export const notForTraffic = [
@@ -37,6 +37,7 @@ function builder(yargs: Argv) {
     .positional("files", {
       type: "string",
       array: true,
+      demandOption: true,
       describe: "HAR 1.2 files or go-vcr cassettes (YAML)",
     })
     .option("api-base", {
@@ -51,16 +52,16 @@ function builder(yargs: Argv) {
     .example("$0 run --har run.har && $0 verify run.har", "Judge a recorded run again");
 }
 
-export const verifyCommand: CommandModule<object, VerifyArgs> = {
+export const verifyCommand = defineCommand({
   command: "verify <files..>",
   describe:
     "Judge recorded traffic (HAR 1.2, go-vcr cassettes) as a run judges its own, writing the usual reports",
-  builder: builder as unknown as CommandModule<object, VerifyArgs>["builder"],
+  builder,
   handler: async (args) => {
     const { verifyRecordings } = await import("../../traffic/verify.ts");
     const { runWithReporters } = await import("../run-with-reporters.ts");
     const config = await toRunConfig(args);
-    args.exitCode = await runWithReporters(
+    return await runWithReporters(
       config,
       (options) =>
         verifyRecordings(config, {
@@ -71,4 +72,4 @@ export const verifyCommand: CommandModule<object, VerifyArgs> = {
       { traffic: true },
     );
   },
-};
+});
