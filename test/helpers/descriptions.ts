@@ -2,9 +2,10 @@
  * Descriptions for tests: copies of the bundled one changed for a test, and tiny OpenAPI 3.1 ones built from a few
  * path items (lists, creates, deletes), each written to a temporary file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
 import { parse, stringify } from "yaml";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
@@ -17,18 +18,30 @@ export function descriptionWithout(...paths: readonly string[]): string {
     if (!(path in document.paths)) throw new Error(`the bundled description has no path ${path}`);
     delete document.paths[path];
   }
-  const file = join(mkdtempSync(join(tmpdir(), "conform-without-")), "description.yaml");
+  const folder = mkdtempSync(join(tmpdir(), "conform-without-"));
+  writtenFolders.push(folder);
+  const file = join(folder, "description.yaml");
   writeFileSync(file, stringify(document));
   return file;
 }
+
+// A run may read a description file until the test file ends: its folder goes then, not before.
+const writtenFolders: string[] = [];
+afterAll(() => {
+  for (const folder of writtenFolders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 export type TinyPaths = Record<string, unknown>;
 
 let written = 0;
 
 /** A tiny OpenAPI 3.1 description of `paths` and component `schemas` (a bearer scheme named `token`), loaded. */
-export function tinyDescription(paths: TinyPaths, schemas: Record<string, unknown> = {}): Promise<ApiSpec> {
-  const file = join(mkdtempSync(join(tmpdir(), "conform-tiny-")), `description-${++written}.json`);
+export async function tinyDescription(
+  paths: TinyPaths,
+  schemas: Record<string, unknown> = {},
+): Promise<ApiSpec> {
+  const folder = mkdtempSync(join(tmpdir(), "conform-tiny-"));
+  const file = join(folder, `description-${++written}.json`);
   const document = {
     openapi: "3.1.0",
     info: { title: "Not ours", version: "1.0.0" },
@@ -37,7 +50,11 @@ export function tinyDescription(paths: TinyPaths, schemas: Record<string, unknow
     components: { schemas, securitySchemes: { token: { type: "http", scheme: "bearer" } } },
   };
   writeFileSync(file, JSON.stringify(document));
-  return loadSpec(file);
+  try {
+    return await loadSpec(file);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** An item with a string `id` and a `name`. */

@@ -4,7 +4,7 @@
  * the toolkit did with it (requests and the answers given, cleanups, assertions, logs, secrets, the reproduction).
  * `skip` throws {@link Skipped}.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Reproduction } from "../../src/core/events.ts";
@@ -125,7 +125,7 @@ export function specWith(...renames: readonly (Rename | undefined)[]): Promise<A
         readFileSync(bundledSpecPath, "utf8"),
       );
       writeFileSync(file, text);
-      spec = loadSpec(file);
+      spec = loadSpec(file).finally(() => rmSync(file, { force: true }));
     }
     specs.set(key, spec);
   }

@@ -3,7 +3,7 @@
  * server: green when it is clean, red with each body fault, failing the suite and the assertions or checks the
  * fault names in its `detectedBy`.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,7 +39,8 @@ describe("body suites", () => {
           ? [`${event.suiteId}/${event.caseId} ${event.status} ${event.exchangeCount}`]
           : [],
       );
-    const [bundled, renamed] = [await runSuites({ suites }), await runSuites({ suites, specPath })];
+    const bundled = await runSuites({ suites });
+    const renamed = await runSuites({ suites, specPath }).finally(() => rmSync(specPath, { force: true }));
     expect(renamed.problems, describeProblems(renamed)).toEqual([]);
     expect(verdicts(renamed).sort()).toEqual(verdicts(bundled).sort());
   });
