@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sharedKey } from "../../src/runner/suite-api.ts";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
 import { describeFilterJudgement, judgeReversed, refusesFilterOn } from "../../src/toolkit/filter-answers.ts";
 import {
@@ -397,7 +398,7 @@ describe("finding lists", () => {
       none: "none",
     };
     expect((await readableLists(t, selection)).map((entry) => entry.path)).toEqual(["/things"]);
-    expect(t.shared.get("k")).toHaveLength(1);
+    expect(t.shared.get(sharedKey("k"))).toHaveLength(1);
     expect(logs).toEqual([
       "getThingParts not checked: /things has no item to read /things/{thingId}/parts under",
     ]);
