@@ -8,10 +8,8 @@ import type { CaseFinished, RunEvent } from "../../src/core/events.ts";
 import { runConfigDefaults } from "../../src/runner/config.ts";
 import { runConformance } from "../../src/runner/run.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
-import { specWith } from "../helpers/fake-case.ts";
 
 const fixtures = join(import.meta.dirname, "../fixtures/suites");
-const _spec = await specWith();
 
 async function casesOf(suiteOptions: Record<string, unknown>) {
   const events: RunEvent[] = [];
