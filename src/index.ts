@@ -15,11 +15,16 @@ export {
   type FuzzCampaign,
   type LoginDriver,
   type LoginRequest,
+  neededReason,
   type PropertyReplay,
   type RequestOptions,
+  type SharedKey,
+  type SharedName,
+  type SharedValues,
   type Suite,
   type SuiteCase,
   type SuiteHooks,
+  sharedKey,
   type TargetInfo,
 } from "./runner/suite-api.ts";
 
@@ -62,6 +67,7 @@ export {
 } from "./oracles/filter-oracle.ts";
 export { expectPage, judgeWalk, type PageQuery } from "./oracles/pagination-oracle.ts";
 export * from "./toolkit/filter-answers.ts";
+export * from "./toolkit/filter-relations.ts";
 export * from "./toolkit/lists.ts";
 export * from "./toolkit/snapshots.ts";
 

@@ -26,6 +26,7 @@ import type {
   SuiteHooks,
   TargetInfo,
 } from "./suite-api.ts";
+import { neededReason, sharedValues } from "./suite-api.ts";
 
 /** Thrown by `t.skip()`: ends the case as skipped. */
 export class CaseSkipped extends Error {
@@ -230,6 +231,7 @@ export function clientOf(request: ApiClient["request"]): ApiClient {
 }
 
 export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder): CaseContext {
+  const shared = sharedValues(deps.shared);
   return {
     suiteId: deps.suiteId,
     caseId: deps.caseId,
@@ -243,7 +245,12 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
     propertyRuns: deps.propertyRuns,
     replay: deps.replay,
     signal: deps.signal,
-    shared: deps.shared,
+    shared,
+    needs(key) {
+      const value = shared.get(key);
+      if (value === undefined) throw new CaseSkipped(neededReason(key));
+      return value;
+    },
     async reuse(key, read) {
       const shared = await deps.reads.read(key, `${deps.suiteId}/${deps.caseId}`, read);
       if (shared.reused)

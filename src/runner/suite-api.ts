@@ -168,8 +168,13 @@ export interface CaseContext {
   secret(value: string): void;
   /** What reproduces a generated case (seed, path, counterexample). */
   reproduce(reproduction: Reproduction): void;
-  /** Shares a value with later cases of the same suite. */
-  readonly shared: Map<string, unknown>;
+  /** Values the cases of this suite share, by typed key (see {@link sharedKey}); a later case reads what an earlier one set. */
+  readonly shared: SharedValues;
+  /**
+   * The value an earlier case shared under `key`; without one, the case is skipped with the standard reason naming
+   * that case (`needs the load balancer from the earlier case "balancer", which did not share it`).
+   */
+  needs<T>(key: SharedKey<T>): T;
   /**
    * True when the run's `--baseline` already holds the failure group a failed assertion of this name opens (a
    * property searches on past a known defect for another); always false without a baseline.
@@ -190,6 +195,65 @@ export interface CaseContext {
    */
   reuse<T>(key: string, read: () => Promise<T>): Promise<T>;
   log(message: string): void;
+}
+
+/** Only gives {@link SharedKey} its value type (never a value at run time). */
+declare const valueType: unique symbol;
+
+/** A shared value's name and what the standard skip says of it, whatever its type. */
+export interface SharedName {
+  readonly name: string;
+  /** What the value is, in a few words (`the load balancer`), for the standard skip. */
+  readonly what: string;
+  /** The id of the earlier case that shares it, for the standard skip; none for a suite's memo of its own. */
+  readonly from?: string;
+}
+
+/**
+ * The name of a value cases of one suite share, with its type: `t.shared.set(key, value)` takes only a `T`, and
+ * `t.shared.get(key)` / `t.needs(key)` give one back without a cast. Keys are compared by `name`.
+ */
+export interface SharedKey<T> extends SharedName {
+  /** In and out: a key of one type is no key of another. */
+  readonly [valueType]?: (value: T) => T;
+}
+
+/**
+ * Declares a shared value: `sharedKey<Balancer>("balancer", { what: "the load balancer", from: "balancer" })`.
+ * `what` defaults to the name.
+ */
+export function sharedKey<T>(name: string, described: { what?: string; from?: string } = {}): SharedKey<T> {
+  return Object.freeze({
+    name,
+    what: described.what ?? name,
+    ...(described.from === undefined ? {} : { from: described.from }),
+  });
+}
+
+/** The reason of the standard skip of a case whose earlier case did not share what it needs. */
+export function neededReason(key: SharedName): string {
+  return key.from === undefined
+    ? `needs ${key.what}, which no earlier case of the suite shared`
+    : `needs ${key.what} from the earlier case "${key.from}", which did not share it`;
+}
+
+/** What the cases of one suite share (`t.shared`), by typed key. */
+export interface SharedValues {
+  get<T>(key: SharedKey<T>): T | undefined;
+  set<T>(key: SharedKey<T>, value: T): void;
+  has(key: SharedName): boolean;
+  /** Forgets the value (a case that changed what it describes: a later case finds it again). */
+  delete(key: SharedName): void;
+}
+
+/** The suite's shared values over the map the engine keeps for it (one per suite run). */
+export function sharedValues(store: Map<string, unknown>): SharedValues {
+  return {
+    get: <T>(key: SharedKey<T>) => store.get(key.name) as T | undefined,
+    set: (key, value) => void store.set(key.name, value),
+    has: (key) => store.has(key.name),
+    delete: (key) => void store.delete(key.name),
+  };
 }
 
 export interface SuiteCase {

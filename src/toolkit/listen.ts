@@ -4,13 +4,13 @@
  * @module
  */
 import { createListenDriver, type ListenDriver, readListenOptions } from "../runner/listen-drivers/index.ts";
-import type { CaseContext } from "../runner/suite-api.ts";
+import { type CaseContext, sharedKey } from "../runner/suite-api.ts";
 
-const driverKey = "listen-driver";
+const driverKey = sharedKey<ListenDriver>("listen-driver");
 
 /** The driver an earlier case of the suite made, or undefined (never makes one: for the case that closes it). */
 export function madeListenDriver(t: CaseContext): ListenDriver | undefined {
-  return t.shared.get(driverKey) as ListenDriver | undefined;
+  return t.shared.get(driverKey);
 }
 
 /** The run's listen driver, made once per suite; a malformed `suiteOptions.listen` skips the case with the reason. */

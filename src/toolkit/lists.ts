@@ -12,7 +12,7 @@
  */
 import { judgeRepeats, type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
-import type { CaseContext } from "../runner/suite-api.ts";
+import { type CaseContext, sharedKey } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import { apiOperations } from "./operations.ts";
@@ -383,16 +383,24 @@ export interface ListSelection {
   readonly none: string;
 }
 
+/** Where a suite keeps the lists of `selection` it found. */
+const listsKey = (selection: ListSelection) => sharedKey<readonly ListTarget[]>(selection.key);
+
+/** Forgets the lists of `selection` found so far: a case that added items has them found again (nested lists). */
+export function forgetLists(t: CaseContext, selection: ListSelection): void {
+  t.shared.delete(listsKey(selection));
+}
+
 /** The selected lists that can be read here (each left out logged with its reason); skips the case without any. */
 export async function readableLists(
   t: CaseContext,
   selection: ListSelection,
 ): Promise<readonly ListTarget[]> {
-  const cached = t.shared.get(selection.key) as readonly ListTarget[] | undefined;
+  const cached = t.shared.get(listsKey(selection));
   if (cached) return cached;
   const found = await findLists(t, selection.keep);
   for (const entry of found.skipped) t.log(`${entry.operationId} not checked: ${entry.reason}`);
   if (found.lists.length === 0) t.skip(selection.none);
-  t.shared.set(selection.key, found.lists);
+  t.shared.set(listsKey(selection), found.lists);
   return found.lists;
 }

@@ -7,7 +7,7 @@
 import { eventually, formatDuration } from "../runner/eventually.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import { isLoopbackTarget } from "../runner/listen-drivers/index.ts";
-import type { CaseContext } from "../runner/suite-api.ts";
+import { type CaseContext, sharedKey } from "../runner/suite-api.ts";
 
 /** Waits `ms` (or until the run is interrupted). */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
@@ -73,7 +73,7 @@ class StaticWatch {
 }
 
 /** Where a suite keeps the name of the wait that showed its target static (`t.shared` is the suite's). */
-const staticTarget = "conform:static-target";
+const staticTarget = sharedKey<string>("conform:static-target");
 
 /**
  * The reason a wait is judged at once instead of waited for: an earlier wait of the suite saw the target answer the

@@ -4,7 +4,7 @@
  * and by the entity's id (the dotted key `entity.id`); an instance's boot is an event that moves from `started` to
  * `finished` (percent_complete 100) as the instance comes up, as SDKs that wait for a boot by polling the feed expect; and the feed needs the events scope.
  *
- * Which write emits which action is the table `eventActions` below: the one place it is written (the reference
+ * Which write emits which action is the table `eventActions` (support/event-actions.ts, exported here): the one place it is written (the reference
  * server's handlers follow it; test/reference/events.test.ts holds them to it). The description says "not shown";
  * these are the real service's action names (docs/api/facts.md), with `linode` written `compute`.
  *
@@ -16,226 +16,44 @@
  * a string one, the address, when the writes made both).
  */
 import {
-  type CaseContext,
-  type CreateDelete,
   call,
-  chooseImage,
-  chooseRegion,
-  chooseType,
-  createRegistered,
   defineSuite,
-  expectCreated,
   expectStatus,
   expectSuccess,
   isSuccess,
   type LiveResponse,
   mintOrSkip,
-  mintToken,
-  redirectUriOf,
-  registerOAuthClient,
   requireOperation,
-  strongPassword,
+  sharedKey,
   waitFor,
-  waitForAll,
 } from "../../src/index.ts";
+import {
+  eventOf,
+  eventsOf,
+  instanceStatus,
+  judgeEntity,
+  kindOf,
+  readFeed,
+  showEvent,
+  showFeed,
+  type Write,
+  waitForEvents,
+  writeKey,
+} from "./support/event-feed.ts";
+import { makeWrites } from "./support/event-writes.ts";
 
-/** An event's action and the `entity.type` it names, for one write. */
-export interface EventKind {
-  readonly action: string;
-  readonly entityType: string;
-}
+export { type EventKind, eventActions } from "./support/event-actions.ts";
 
-/**
- * Which write (by operationId) records which event. Deletes record `<kind>_delete` too; the boot, reboot and
- * shutdown actions record a `started` event that becomes `finished` when the instance reaches its status.
- */
-export const eventActions: Readonly<Record<string, EventKind>> = {
-  createNodeBalancer: { action: "nodebalancer_create", entityType: "nodebalancer" },
-  updateNodeBalancer: { action: "nodebalancer_update", entityType: "nodebalancer" },
-  deleteNodeBalancer: { action: "nodebalancer_delete", entityType: "nodebalancer" },
-  createNodeBalancerConfig: { action: "nodebalancer_config_create", entityType: "nodebalancer_config" },
-  updateNodeBalancerConfig: { action: "nodebalancer_config_update", entityType: "nodebalancer_config" },
-  rebuildNodeBalancerConfig: { action: "nodebalancer_config_rebuild", entityType: "nodebalancer_config" },
-  deleteNodeBalancerConfig: { action: "nodebalancer_config_delete", entityType: "nodebalancer_config" },
-  createNodeBalancerConfigNode: { action: "nodebalancer_node_create", entityType: "nodebalancer_node" },
-  createNodeBalancerNodeDeprecated: { action: "nodebalancer_node_create", entityType: "nodebalancer_node" },
-  updateNodeBalancerConfigNode: { action: "nodebalancer_node_update", entityType: "nodebalancer_node" },
-  deleteNodeBalancerConfigNode: { action: "nodebalancer_node_delete", entityType: "nodebalancer_node" },
-  createComputeInstance: { action: "compute_create", entityType: "compute" },
-  updateComputeInstance: { action: "compute_update", entityType: "compute" },
-  deleteComputeInstance: { action: "compute_delete", entityType: "compute" },
-  bootComputeInstance: { action: "compute_boot", entityType: "compute" },
-  rebootComputeInstance: { action: "compute_reboot", entityType: "compute" },
-  shutdownComputeInstance: { action: "compute_shutdown", entityType: "compute" },
-  allocateIP: { action: "ipaddress_allocate", entityType: "ipaddress" },
-  updateIP: { action: "ipaddress_update", entityType: "ipaddress" },
-  createPersonalAccessToken: { action: "token_create", entityType: "token" },
-  deletePersonalAccessToken: { action: "token_delete", entityType: "token" },
-  createOAuthClient: { action: "oauth_client_create", entityType: "oauth_client" },
-  updateOAuthClient: { action: "oauth_client_update", entityType: "oauth_client" },
-  deleteOAuthClient: { action: "oauth_client_delete", entityType: "oauth_client" },
-};
-
-interface Entity {
-  readonly id?: unknown;
-  readonly label?: unknown;
-  readonly type?: unknown;
-  readonly url?: unknown;
-}
-
-interface Event {
-  readonly id?: unknown;
-  readonly action?: unknown;
-  readonly created?: unknown;
-  readonly status?: unknown;
-  readonly percent_complete?: unknown;
-  readonly entity?: Entity | null;
-}
-
-/** A write the suite made, and what its event must show. */
-interface Write {
-  readonly operationId: string;
-  readonly entityId: number | string;
-  /** The label the write gave, when the event's entity must carry it. */
-  readonly label?: string;
-}
-
-const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
-const recorded = "every write appears in the event feed with the action of its kind";
-
-function kindOf(t: CaseContext, operationId: string): EventKind {
-  const kind = eventActions[operationId];
-  return kind ?? t.skip(`the events table has no row for ${operationId}`);
-}
-
-/** The events of one page answered (an empty list when it is not one). */
-function eventsOf(response: LiveResponse | undefined): Event[] {
-  const data = (response?.json as { data?: unknown } | undefined)?.data;
-  return Array.isArray(data)
-    ? (data.filter((item) => typeof item === "object" && item !== null) as Event[])
-    : [];
-}
-
-/** Reads the feed's first page, filtered by `filter` when given (newest first: what was just written is on it). */
-function readFeed(t: CaseContext, filter?: object, token?: string): Promise<LiveResponse> {
-  return call(t, "getEvents", {
-    ...(filter === undefined ? {} : { filter }),
-    ...(token === undefined ? {} : { token }),
-  });
-}
-
-function sameId(a: unknown, b: unknown): boolean {
-  return a !== undefined && a !== null && String(a) === String(b);
-}
-
-/** The event of `write` on an answer, if listed. */
-function eventOf(t: CaseContext, write: Write, response: LiveResponse | undefined): Event | undefined {
-  const { action } = kindOf(t, write.operationId);
-  return eventsOf(response).find(
-    (event) => event.action === action && sameId(event.entity?.id, write.entityId),
-  );
-}
-
-function showFeed(response: LiveResponse | undefined): string {
-  if (!response) return "no answer";
-  if (response.status !== 200) return `HTTP ${response.status}`;
-  const shown = eventsOf(response)
-    .slice(0, 5)
-    .map((event) => `${String(event.action)} ${String(event.entity?.type)} ${String(event.entity?.id)}`);
-  return `${eventsOf(response).length} events (${shown.join(", ") || "none"})`;
-}
-
-const writeKey = (write: Write) => `${write.operationId} of ${write.entityId}`;
-
-/**
- * Waits for the events of all `writes` at once, under one deadline (each read filtered by its action); answers
- * the answer that listed each one, by write, and whether the feed showed none of them.
- */
-async function waitForEvents(t: CaseContext, writes: readonly Write[]) {
-  const waited = await waitForAll(
-    t,
-    recorded,
-    writes.map((write) => {
-      const { action } = kindOf(t, write.operationId);
-      return {
-        key: writeKey(write),
-        poll: () => readFeed(t, { action }),
-        accept: (response: LiveResponse) => eventOf(t, write, response) !== undefined,
-        describe: (response: LiveResponse | undefined) => `as ${action}: ${showFeed(response)}`,
-      };
-    }),
-  );
-  for (const write of writes) {
-    const answer = waited.happened.get(writeKey(write));
-    if (!answer) continue;
-    const { action } = kindOf(t, write.operationId);
-    const others = eventsOf(answer).filter((event) => event.action !== action);
-    t.expect("a filter on action lists only events of that action", others.length === 0, {
-      expected: action,
-      actual: others.map((event) => event.action),
-      response: answer,
-    });
-  }
-  return waited;
-}
-
+/** What the first case hands on: what it made, and which of its writes' events the feed listed. */
+const from = "writes-recorded";
+const instanceKey = sharedKey<number>("instance", { what: "the instance", from });
+const readerKey = sharedKey<string>("reader", { what: "a token with the events scope", from });
+const eventIdsKey = sharedKey<number[]>("event-ids", { what: "the events of every write", from });
+const listedKey = sharedKey<Write[]>("listed-writes", { what: "the writes the feed listed", from });
 /** Set when the feed listed none of the writes' events: later cases do not wait for events again. */
-const feedSilent = "feed-silent";
+const feedSilent = sharedKey<boolean>("feed-silent");
 const silentReason =
   "the feed listed none of the writes' events within the deadline (case writes-recorded): not waited for again";
-
-/** Where the target's own `entity.url` leads, relative to the API's base; undefined when it is elsewhere. */
-function relativeToBase(t: CaseContext, url: string): string | undefined {
-  const base = new URL(t.target.baseUrl);
-  const resolved = URL.parse(url, base.href);
-  if (!resolved || resolved.origin !== base.origin) return undefined;
-  const prefix = base.pathname.replace(/\/$/, "");
-  if (!resolved.pathname.startsWith(`${prefix}/`)) return undefined;
-  return resolved.pathname.slice(prefix.length);
-}
-
-/** Judges the entity of `write`'s event: its id, type and label, and a url that answers 200 where it is a read. */
-async function judgeEntity(t: CaseContext, write: Write, event: Event): Promise<void> {
-  const { action, entityType } = kindOf(t, write.operationId);
-  const entity = event.entity ?? {};
-  const named = `${action} of ${write.entityId}`;
-  t.expect("an event's entity has the type of its resource", entity.type === entityType, {
-    expected: entityType,
-    actual: entity.type,
-    message: `${named}: entity.type ${JSON.stringify(entity.type)}, expected ${entityType}`,
-  });
-  if (write.label !== undefined) {
-    t.expect("an event's entity has the label of its resource", entity.label === write.label, {
-      expected: write.label,
-      actual: entity.label,
-      message: `${named}: entity.label ${JSON.stringify(entity.label)}, expected ${write.label}`,
-    });
-  }
-  const url = entity.url;
-  if (typeof url !== "string") {
-    t.expect("an event's entity has a url", false, { expected: "a URL", actual: url, message: named });
-    return;
-  }
-  const path = relativeToBase(t, url);
-  const read = path === undefined ? undefined : t.spec.operations.match("GET", path);
-  if (path === undefined || !read) {
-    t.log(`${named}: entity.url ${url} is no read the description declares: not requested`);
-    return;
-  }
-  const answer = await t.api.get(path);
-  expectStatus(t, "an event's entity url answers 200", answer, 200, `${named}: GET ${url}`);
-}
-
-function instanceStatus(response: LiveResponse | undefined): string {
-  const status = (response?.json as { status?: unknown } | undefined)?.status;
-  return typeof status === "string" ? status : `HTTP ${response?.status ?? "none"}`;
-}
-
-function showEvent(event: Event | undefined): string {
-  return event
-    ? `${String(event.action)} ${String(event.status)} at ${String(event.percent_complete)} percent`
-    : "no event";
-}
 
 export default defineSuite({
   id: "events",
@@ -249,87 +67,11 @@ export default defineSuite({
       title:
         "Each write (load balancer, profile and its update, instance, address, node, token, OAuth client) is listed with the action of its kind and an entity naming it",
       run: async (t) => {
-        const writes: Write[] = [];
-        const add = (write: Write) => writes.push(write);
-        const region = await chooseRegion(t, ["balancers", "instances"]);
-
-        const label = t.label("events");
-        const balancer = await createRegistered(
-          t,
-          ["createNodeBalancer", "deleteNodeBalancer"],
-          "load balancer",
-          {
-            json: { region, label },
-          },
-        );
-        if (!expectCreated(t, "the load balancer is created", balancer)) return;
-        add({ operationId: "createNodeBalancer", entityId: balancer.id, label });
-
-        const profileLabel = t.label("events-web");
-        const profile = await createRegistered(
-          t,
-          ["createNodeBalancerConfig", "deleteNodeBalancerConfig"],
-          "profile",
-          { params: [balancer.id], json: { label: profileLabel, port: 80, protocol: "http" } },
-        );
-        if (!expectCreated(t, "the profile is created", profile)) return;
-        add({ operationId: "createNodeBalancerConfig", entityId: profile.id });
-        const updated = await call(t, "updateNodeBalancerConfig", {
-          params: [balancer.id, profile.id],
-          json: { check_attempts: 2 },
+        const writes = await makeWrites(t, {
+          instance: (id) => t.shared.set(instanceKey, id),
+          reader: (token) => t.shared.set(readerKey, token),
         });
-        if (expectSuccess(t, "the profile is updated", updated))
-          add({ operationId: "updateNodeBalancerConfig", entityId: profile.id });
-
-        const instanceLabel = t.label("events-vm");
-        const json = {
-          region,
-          type: await chooseType(t),
-          image: chooseImage(t),
-          root_pass: strongPassword(t),
-          booted: false,
-          label: instanceLabel,
-        };
-        const instance = await createRegistered(t, instanceOps, "instance", { json });
-        if (!expectCreated(t, "an instance is created with booted false", instance)) return;
-        add({ operationId: "createComputeInstance", entityId: instance.id, label: instanceLabel });
-        t.shared.set("instance", instance.id);
-
-        const allocated = await call(t, "allocateIP", {
-          json: { type: "ipv4", public: false, compute_id: instance.id },
-        });
-        const address = (allocated.json as { address?: unknown } | undefined)?.address;
-        if (
-          expectSuccess(t, "a private IPv4 is given to the instance", allocated) &&
-          typeof address === "string"
-        ) {
-          add({ operationId: "allocateIP", entityId: address });
-          const nodeLabel = t.label("events-node");
-          const node = await createRegistered(
-            t,
-            ["createNodeBalancerConfigNode", "deleteNodeBalancerConfigNode"],
-            "node",
-            { params: [balancer.id, profile.id], json: { label: nodeLabel, address: `${address}:80` } },
-          );
-          if (expectCreated(t, "the node is created", node))
-            add({ operationId: "createNodeBalancerConfigNode", entityId: node.id, label: nodeLabel });
-        }
-
-        const scopes = requireOperation(t, "getEvents").security.scopes[0] ?? "events:read_only";
-        const minted = await mintToken(t, "events-reader", scopes);
-        t.expect("a token is created", minted.ok, { expected: 200, actual: minted.response.status });
-        if (minted.ok) {
-          add({ operationId: "createPersonalAccessToken", entityId: minted.minted.id });
-          t.shared.set("reader", minted.minted.token);
-        }
-
-        const client = await registerOAuthClient(t, "events-app", {
-          redirectUri: redirectUriOf(t),
-          public: false,
-        });
-        t.expect("an OAuth client is created", client.ok, { expected: 200, actual: client.response.status });
-        if (client.ok) add({ operationId: "createOAuthClient", entityId: client.client.id });
-
+        if (!writes) return;
         const found: number[] = [];
         const listed: Write[] = [];
         const waited = await waitForEvents(t, writes);
@@ -341,17 +83,16 @@ export default defineSuite({
           listed.push(write);
           if (typeof event.id === "number") found.push(event.id);
         }
-        if (found.length === writes.length) t.shared.set("event-ids", found);
-        t.shared.set("listed-writes", listed);
+        if (found.length === writes.length) t.shared.set(eventIdsKey, found);
+        t.shared.set(listedKey, listed);
       },
     },
     {
       id: "newest-first",
       title: "The feed lists newest first: the writes' events in the reverse of the order they were made",
       run: async (t) => {
-        const ids = t.shared.get("event-ids") as number[] | undefined;
-        if (!ids || ids.length < 2)
-          return t.skip("no events of the writes: the first case did not find them all");
+        const ids = t.needs(eventIdsKey);
+        if (ids.length < 2) return t.skip("fewer than two writes' events: no order to judge");
         const response = await readFeed(t, { "+or": ids.map((id) => ({ id })) });
         if (!expectSuccess(t, "the feed is read filtered by id", response)) return;
         const listed = eventsOf(response).map((event) => event.id);
@@ -377,9 +118,9 @@ export default defineSuite({
       title:
         "Filtered by entity.id (an integer id and a string one), the feed lists only that entity's events, the write's among them",
       run: async (t) => {
-        const listed = t.shared.get("listed-writes") as Write[] | undefined;
-        if (!listed || listed.length === 0)
-          return t.skip("no events of the writes: the first case found none");
+        const listed = t.needs(listedKey);
+        if (listed.length === 0)
+          return t.skip("no events of the writes: the feed listed none of them (case writes-recorded)");
         const feed = requireOperation(t, "getEvents");
         if (!feed.filterableFields.some((field) => field.name === "entity.id"))
           return t.skip("the description does not mark the events' entity.id filterable");
@@ -428,8 +169,7 @@ export default defineSuite({
       title:
         "A boot is an event that moves from started to finished, percent_complete reaching 100, as the instance runs",
       run: async (t) => {
-        const id = t.shared.get("instance") as number | undefined;
-        if (id === undefined) return t.skip("no instance: the first case did not create one");
+        const id = t.needs(instanceKey);
         if (t.shared.get(feedSilent)) return t.skip(silentReason);
         const read = () => call(t, "getComputeInstance", { params: [id] });
         const settled = await waitFor(
@@ -488,8 +228,7 @@ export default defineSuite({
       id: "events-scope",
       title: "The feed is read with the events scope and refused (403) to a token of another area",
       run: async (t) => {
-        const reader = t.shared.get("reader") as string | undefined;
-        if (reader === undefined) return t.skip("no events token: the first case did not mint one");
+        const reader = t.needs(readerKey);
         const allowed = await readFeed(t, undefined, reader);
         expectStatus(t, "the feed is read with the events scope", allowed, 200);
         const stranger = await mintOrSkip(t, "events-stranger", "nodebalancers:read_only");

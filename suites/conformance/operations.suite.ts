@@ -20,13 +20,17 @@ import {
   PathHarvest,
   probeWrite,
   rereadMade,
+  sharedKey,
 } from "../../src/index.ts";
 
+/** The path values found so far: the suite's memo, so writes act on what reads and creates found. */
+const harvestKey = sharedKey<PathHarvest>("harvest");
+
 function harvestOf(t: CaseContext): PathHarvest {
-  let harvest = t.shared.get("harvest") as PathHarvest | undefined;
+  let harvest = t.shared.get(harvestKey);
   if (!harvest) {
     harvest = new PathHarvest();
-    t.shared.set("harvest", harvest);
+    t.shared.set(harvestKey, harvest);
   }
   return harvest;
 }

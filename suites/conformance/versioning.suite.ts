@@ -18,42 +18,29 @@ import {
   apiFacts,
   apiOperations,
   type CaseContext,
-  type CreateDelete,
-  call,
-  chooseRegion,
-  chooseType,
   conventionsOf,
-  createdId,
-  createRegistered,
   defineSuite,
   errorReasons,
-  expectBody,
   expectHeader,
   expectStatus,
   isSuccess,
-  isWrittenInUtc,
   type LiveResponse,
-  mintToken,
   type Operation,
   pathOf,
   plainRead,
   publicRead,
   type RequestOptions,
   requireDocumentedHeader,
-  requireOperation,
   requireWrites,
-  runTokenScopes,
-  shape,
   topLevelLists,
   unknownPath,
-  utcInstant,
 } from "../../src/index.ts";
+import { recipes } from "./support/deprecated-recipes.ts";
+import { timesUnderAnotherZone } from "./support/utc-times.ts";
 
 const { notFoundReason } = apiFacts;
 const release = /^(\d+)\.(\d+)\.(\d+)$/;
 const methods = ["GET", "PUT", "POST", "DELETE"];
-const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
-const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
 
 /** A request body the operation's schema accepts, to reach the handler: `{}` when valid; undefined otherwise. */
 function emptyBodyIfValid(t: CaseContext, operation: Operation): { json?: unknown } | undefined {
@@ -68,153 +55,6 @@ const warningsOf = (response: LiveResponse) =>
 /** A non-empty array of strings ("Status codes": 299 and 202). */
 const areWarnings = (value: unknown) =>
   Array.isArray(value) && value.length > 0 && value.every((entry) => typeof entry === "string");
-
-/**
- * Calls the deprecated node alias (endpoint 5's path, ending at the profile) after making what it needs: a load
- * balancer with one profile, an unbooted instance with a private IPv4 to be the node. Undefined when a setup step
- * failed (asserted as `setup: <step>`).
- */
-async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveResponse | undefined> {
-  const region = await chooseRegion(t, ["balancers", "instances"]);
-  const type = await chooseType(t, "nanode");
-  // Both deletions are looked up first: nothing is made that the run could not remove.
-  for (const [, remove] of [balancerOps, instanceOps]) requireOperation(t, remove);
-  const step = async (name: string, operationId: string, json: unknown, params: number[] = []) => {
-    const response = await call(t, operationId, { json, params });
-    return expectStatus(t, `setup: ${name}`, response, 200) ? response : undefined;
-  };
-  /** Creates `what` (registered for deletion as soon as it exists); its id when the answer was a 200. */
-  const make = async (name: string, operations: CreateDelete, what: string, json: unknown) => {
-    const { response, id } = await createRegistered(t, operations, what, { json });
-    return expectStatus(t, `setup: ${name}`, response, 200) ? id : undefined;
-  };
-  const balancer = await make("create a load balancer", balancerOps, "load balancer", {
-    region,
-    label: t.label("deprecated"),
-  });
-  if (balancer === undefined) return undefined;
-  const profile = { port: 80, protocol: "http", check: "none" };
-  const configured = await step("create a profile", "createNodeBalancerConfig", profile, [balancer]);
-  const config = configured && createdId(configured);
-  if (config === undefined) return undefined;
-  const node = { region, type, label: t.label("deprecated-node"), booted: false };
-  const instance = await make("create an instance", instanceOps, "instance", node);
-  if (instance === undefined) return undefined;
-  const ipv4 = { type: "ipv4", public: false, compute_id: instance };
-  const ip = await step("give the instance a private IPv4", "allocateIP", ipv4);
-  if (!ip) return undefined;
-  const given = expectBody(t, "the private IPv4 is described", ip, shape.object({ address: shape.string }));
-  if (!given) return undefined;
-  const address = `${given.address}:${profile.port}`;
-  return call(t, alias.operationId, {
-    params: [balancer, config],
-    json: { label: t.label("alias-node"), address },
-  });
-}
-
-/** How far a fresh `created` may be from this machine's clock (the target's clock may drift a little). */
-const clockSlackMs = 60_000;
-const day = 86_400_000;
-
-/** How far `zone`'s clock is ahead of UTC at `at` (ms; negative west of Greenwich). */
-function zoneOffsetMs(zone: string, at: number): number {
-  const wall = (timeZone: string) =>
-    Date.parse(`${new Date(at).toLocaleString("sv-SE", { timeZone }).replace(" ", "T")}Z`);
-  return wall(zone) - wall("UTC");
-}
-
-/**
- * Judges one time of the token's answer: written in UTC (the designator, and not shifted by the zone's offset:
- * the profile's local time written as UTC is no UTC), then at the moment it names. A time that is merely off (a
- * target's clock, a stale record) is not labelled a time-zone failure: it fails as a wrong time.
- */
-export function judgeTime(
-  t: CaseContext,
-  seen: {
-    zone: string;
-    field: string;
-    value: unknown;
-    earliest: number;
-    latest: number;
-    response: LiveResponse;
-  },
-): void {
-  const { zone, field, value, earliest, latest, response } = seen;
-  const at = typeof value === "string" ? utcInstant(value) : undefined;
-  const window = `between ${new Date(earliest).toISOString()} and ${new Date(latest).toISOString()}`;
-  const reads = `with the profile's timezone ${zone}, ${field} reads ${JSON.stringify(value)}`;
-  const shifted =
-    at !== undefined &&
-    Math.abs(at - zoneOffsetMs(zone, at) - (earliest + latest) / 2) <= (latest - earliest) / 2 + 1_000;
-  const utc =
-    typeof value === "string" &&
-    isWrittenInUtc(value) &&
-    at !== undefined &&
-    !(shifted && (at < earliest || at > latest));
-  t.expect("a time written under a non-UTC profile is UTC", utc, {
-    message: shifted ? `${reads}: the profile's local time (${zone}), not UTC` : reads,
-    expected: `a UTC time (no designator, Z or +00:00) ${window}`,
-    actual: value,
-    response,
-  });
-  if (!utc) return;
-  t.expect(`a new token's ${field} is the time it names`, at >= earliest && at <= latest, {
-    message: `${field} reads ${JSON.stringify(value)}, ${Math.round((at - (earliest + latest) / 2) / 60_000)} min off ${window} (a UTC time, but not this moment: the target's clock or a stale record?)`,
-    expected: `a time ${window}`,
-    actual: value,
-    response,
-  });
-}
-
-/**
- * With the profile's timezone set to a zone far from UTC, mints a token (expiring in a day, sent as `...Z`) and
- * judges the times of its answer: each written in UTC, `created` within a minute of now, `expiry` the instant
- * sent. The timezone is set back whatever happens.
- */
-async function timesUnderAnotherZone(t: CaseContext): Promise<void> {
-  requireOperation(t, "updateProfile");
-  requireOperation(t, "createPersonalAccessToken");
-  requireWrites(t, "setting the profile's timezone changes the account");
-  const profile = await call(t, "getProfile");
-  if (!expectStatus(t, "setup: read the profile", profile, 200)) return;
-  const original = (profile.json as { timezone?: unknown } | undefined)?.timezone;
-  if (typeof original !== "string") return t.skip("the profile shows no timezone to set back afterwards");
-  if (profile.headers["x-oauth-scopes"] === undefined)
-    return t.skip(
-      "the target does not say the run token's scopes (X-OAuth-Scopes): a new token's are unknowable",
-    );
-  // Garbage there is the target's failure (asserted), not a request of ours to error on.
-  const scopes = runTokenScopes(t, profile);
-  if (!scopes) return;
-  const zone = original === "America/New_York" ? "Asia/Tokyo" : "America/New_York";
-  const set = await call(t, "updateProfile", { json: { timezone: zone } });
-  try {
-    if (!expectStatus(t, `setup: set the profile's timezone to ${zone}`, set, 200)) return;
-    const expiry = `${new Date(Date.now() + day).toISOString().slice(0, 19)}Z`;
-    const before = Date.now();
-    const outcome = await mintToken(t, "utc-times", scopes, expiry);
-    const after = Date.now();
-    if (!outcome.ok) {
-      expectStatus(t, "setup: create a personal access token", outcome.response, 200);
-      return;
-    }
-    const { response } = outcome;
-    const body = (response.json ?? {}) as { created?: unknown; expiry?: unknown };
-    const times: [string, unknown, number, number][] = [
-      ["created", body.created, before - clockSlackMs, after + clockSlackMs],
-      ["expiry", body.expiry, Date.parse(expiry), Date.parse(expiry)],
-    ];
-    for (const [field, value, earliest, latest] of times)
-      judgeTime(t, { zone, field, value, earliest, latest, response });
-  } finally {
-    const restored = await call(t, "updateProfile", { json: { timezone: original } });
-    expectStatus(t, `cleanup: set the profile's timezone back to ${original}`, restored, 200);
-  }
-}
-
-type Recipe = (t: CaseContext, alias: Operation) => Promise<LiveResponse | undefined>;
-/** How to call a deprecated operation successfully, by operationId: the one recipe this suite knows. */
-const recipes: Readonly<Record<string, Recipe>> = { createNodeBalancerNodeDeprecated: deprecatedNode };
 
 export default defineSuite({
   id: "versioning",

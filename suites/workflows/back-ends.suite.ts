@@ -11,141 +11,56 @@
  */
 import {
   type CaseContext,
-  type CreateDelete,
   call,
-  chooseImage,
   chooseRegion,
   chooseType,
-  conventionsOf,
   createRegistered,
-  dataPlane,
   defineSuite,
   expectBody,
   expectCreated,
-  expectRefusal,
   expectSame,
-  expectSuccess,
-  findRegion,
-  isSuccess,
   type Listener,
-  type LiveResponse,
   listenDriver,
   logDriverOutput,
   madeListenDriver,
-  type PlaneAnswer,
+  neededReason,
   requestThrough,
-  requireOperation,
   shape,
-  strongPassword,
-  waitFor,
+  sharedKey,
 } from "../../src/index.ts";
+import {
+  type AddNode,
+  balancerHost,
+  balancerOps,
+  expectNodeRefusals,
+  type Instance,
+  instanceOps,
+  type Node,
+  nodeOps,
+  nodesStatus,
+  profileOps,
+  requestsThrough,
+  runningInstances,
+  type Setup,
+  throughCount,
+  waitForChecked,
+  waitForCounts,
+} from "./support/back-ends.ts";
 import { quickChecks } from "./support/quick-checks.ts";
 
-const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
-const profileOps: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];
-const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
-const nodeOps: CreateDelete = ["createNodeBalancerConfigNode", "deleteNodeBalancerConfigNode"];
-/** The deprecated alias creates a node that is deleted as any other. */
-const aliasOps: CreateDelete = ["createNodeBalancerNodeDeprecated", "deleteNodeBalancerConfigNode"];
+/** What each workflow hands on to the next, and the case that shares it. */
+const setupKey = sharedKey<Setup>("setup", { what: "the load balancer and its profile", from: "balancer" });
+const typeKey = sharedKey<string>("type", { what: "the instance type", from: "instances" });
+const instancesKey = sharedKey<Instance[]>("instances", { what: "two running instances", from: "instances" });
+const nodesKey = sharedKey<Node[]>("nodes", { what: "two nodes", from: "nodes" });
+/** Shared as they start listening (a case that stops half-way still shares those that listen). */
+const listenersKey = sharedKey<Listener[]>("listeners", { what: "two listening nodes", from: "nodes-up" });
+const oneDownKey = sharedKey<string>("one-down", { what: "a node that went down", from: "node-goes-down" });
 
-interface Setup {
-  /** The path parameters of the profile: load balancer id, profile id. */
-  readonly profile: readonly [number, number];
-  readonly region: string;
-  /** The load balancer's public IPv4, as the target reports it. */
-  readonly ipv4: string | undefined;
-}
-
-interface Instance {
-  readonly id: number;
-  readonly privateIp: string;
-  readonly publicIp: string | undefined;
-}
-
-interface Node {
-  readonly label: string;
-  readonly address: string;
-  readonly port: number;
-}
-
-function setupOf(t: CaseContext): Setup {
-  const setup = t.shared.get("setup") as Setup | undefined;
-  return setup ?? t.skip("no load balancer and profile: the first case did not create them");
-}
-
-function nodesOf(t: CaseContext): Node[] {
-  const nodes = t.shared.get("nodes") as Node[] | undefined;
-  return nodes ?? t.skip("no two nodes: workflow 4 did not register them");
-}
-
-function nodesStatus(response: LiveResponse | undefined): { up?: unknown; down?: unknown } | undefined {
-  return (response?.json as { nodes_status?: { up?: unknown; down?: unknown } } | undefined)?.nodes_status;
-}
-
-function showStatus(response: LiveResponse | undefined): string {
-  if (!response) return "no answer";
-  const status = nodesStatus(response);
-  return status ? `up ${String(status.up)}, down ${String(status.down)}` : `HTTP ${response.status}`;
-}
-
-/** Waits until the profile reads up/down as given. */
-function waitForCounts(t: CaseContext, setup: Setup, up: number, down: number) {
-  return waitFor(
-    t,
-    `nodes_status eventually reads up ${up}, down ${down}`,
-    () => call(t, "getNodeBalancerConfig", { params: setup.profile }),
-    (response) => {
-      const status = nodesStatus(response);
-      return response.status === 200 && status?.up === up && status?.down === down;
-    },
-    showStatus,
-  );
-}
-
-/** Creates an instance with booted false and gives it a private IPv4; undefined (with failed assertions) otherwise. */
-async function createInstance(t: CaseContext, name: string, region: string, type: string) {
-  const image = chooseImage(t);
-  const json = { region, type, image, root_pass: strongPassword(t), booted: false, label: t.label(name) };
-  const created = await createRegistered(t, instanceOps, "instance", { json });
-  if (!expectCreated(t, "an instance is created with booted false", created)) return;
-  const { id } = created;
-  const described = expectBody(t, "the created instance is described", created.response, shape.record);
-  if (!described) return undefined;
-  const publicIp = (Array.isArray(described.ipv4) ? described.ipv4 : []).find(
-    (ip): ip is string => typeof ip === "string",
-  );
-  const allocated = await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: id } });
-  const address = (allocated.json as { address?: unknown; public?: unknown } | undefined) ?? {};
-  const given = isSuccess(allocated) && typeof address.address === "string";
-  t.expect("a private IPv4 is given to the instance", given, { expected: 200, actual: allocated.status });
-  expectSame(t, "the address given is private", address.public, false);
-  if (typeof address.address !== "string") return undefined;
-  return { id, privateIp: address.address, publicIp } satisfies Instance;
-}
-
-/** How many requests a data-plane case sends through the load balancer (enough for round robin to show). */
-const throughCount = 6;
-
-/** Where this run reaches the profile's port on the load balancer (skips when it cannot). */
-function balancerHost(t: CaseContext, setup: Setup): string {
-  const plane = dataPlane(t);
-  if (plane.unavailable) return t.skip(plane.unavailable);
-  if (setup.ipv4 === undefined) return t.skip("the load balancer shows no ipv4: nothing to connect to");
-  const host = plane.hostFor(setup.ipv4);
-  return host ?? t.skip(`the load balancer's ipv4 ${setup.ipv4} is not an address this run can reach`);
-}
-
-/** Sends `throughCount` requests, one connection each, through the profile's port 80. */
-async function requestsThrough(t: CaseContext, host: string): Promise<PlaneAnswer[]> {
-  const answers: PlaneAnswer[] = [];
-  for (let i = 0; i < throughCount; i += 1) answers.push(await requestThrough(host, 80));
-  t.log(`through ${host}:80: ${answers.map((answer) => answer.summary).join("; ")}`);
-  return answers;
-}
-
-function instanceStatus(response: LiveResponse | undefined): string {
-  const status = (response?.json as { status?: unknown } | undefined)?.status;
-  return typeof status === "string" ? status : `HTTP ${response?.status ?? "none"}`;
+/** The two listening nodes of `nodes-up`; skips with the standard reason when it did not get both listening. */
+function twoListening(t: CaseContext): [Listener, Listener] {
+  const [first, second] = t.needs(listenersKey);
+  return first && second ? [first, second] : t.skip(neededReason(listenersKey));
 }
 
 export default defineSuite({
@@ -178,11 +93,11 @@ export default defineSuite({
         );
         if (!described) return;
         const { ipv4 } = described;
-        t.shared.set("setup", {
+        t.shared.set(setupKey, {
           profile: [balancer.id, profile.id],
           region,
           ipv4: typeof ipv4 === "string" ? ipv4 : undefined,
-        } satisfies Setup);
+        });
       },
     },
     {
@@ -191,50 +106,11 @@ export default defineSuite({
         "Workflow 3: two instances created with booted false, each given a private IPv4, booted, and running",
       tags: ["costly"],
       run: async (t) => {
-        const setup = setupOf(t);
+        const setup = t.needs(setupKey);
         const type = await chooseType(t, undefined, instanceOps[0]);
-        t.shared.set("type", type);
-        const instances: Instance[] = [];
-        for (const name of ["node-a", "node-b"]) {
-          const instance = await createInstance(t, name, setup.region, type);
-          if (instance) instances.push(instance);
-        }
-        if (instances.length < 2) return;
-        for (const { id } of instances) {
-          const read = () => call(t, "getComputeInstance", { params: [id] });
-          const seen = new Set<string>();
-          // booted false: once provisioned, the instance must stay off until it is booted.
-          const settled = await waitFor(
-            t,
-            "instance created with booted false eventually settles",
-            read,
-            (response) => response.status === 200 && instanceStatus(response) !== "provisioning",
-            instanceStatus,
-            { onPoll: (response) => seen.add(instanceStatus(response)) },
-          );
-          if (!settled) return;
-          t.expect(
-            "an instance created with booted false is not started",
-            !seen.has("booting") && !seen.has("running"),
-            { expected: "provisioning, then offline", actual: [...seen] },
-          );
-          // The description's boot action takes no body: a strict server refuses one. `{}` only where it declares one.
-          const boot = requireOperation(t, "bootComputeInstance");
-          const booted = await call(t, boot.operationId, {
-            params: [id],
-            ...(boot.requestBody ? { json: {} } : {}),
-          });
-          expectSuccess(t, "the boot action is accepted", booted);
-          const running = await waitFor(
-            t,
-            "a booted instance eventually runs",
-            read,
-            (response) => instanceStatus(response) === "running",
-            instanceStatus,
-          );
-          if (!running) return;
-        }
-        t.shared.set("instances", instances);
+        t.shared.set(typeKey, type);
+        const instances = await runningInstances(t, setup.region, type);
+        if (instances) t.shared.set(instancesKey, instances);
       },
     },
     {
@@ -243,12 +119,15 @@ export default defineSuite({
         "Workflow 4: each instance registered as a node; duplicate label, other-region and public addresses refused; the deprecated path answers 299",
       tags: ["costly"],
       run: async (t) => {
-        const { profile: params, region } = setupOf(t);
-        const instances = t.shared.get("instances") as Instance[] | undefined;
-        if (!instances) return t.skip("no running instances: workflow 3 did not get there");
+        const setup = t.needs(setupKey);
+        const instances = t.needs(instancesKey);
         const driver = listenDriver(t);
-        const addNode = (what: string, json: object, operations = nodeOps, breaks?: string) =>
-          createRegistered(t, operations, what, { params, json, ...(breaks ? { breaks } : {}) });
+        const addNode: AddNode = (what, json, operations = nodeOps, breaks) =>
+          createRegistered(t, operations, what, {
+            params: setup.profile,
+            json,
+            ...(breaks ? { breaks } : {}),
+          });
         const nodes: Node[] = [];
         for (const [index, instance] of instances.entries()) {
           const port = await driver.portFor(instance.privateIp);
@@ -261,83 +140,20 @@ export default defineSuite({
           expectSame(t, "the node has the address given", body.address, address);
           nodes.push({ label, address: instance.privateIp, port });
         }
-        if (nodes.length === 2) t.shared.set("nodes", nodes);
+        if (nodes.length === 2) t.shared.set(nodesKey, nodes);
         logDriverOutput(t, driver);
         const first = nodes[0];
         if (!first) return;
-
-        const reused = { label: first.label, address: `${first.address}:${first.port}` };
-        const duplicate = await addNode("node (duplicate label)", reused);
-        expectRefusal(t, "a node with a label already used in the profile", duplicate.response, "label");
-
-        const publicIp = instances[0]?.publicIp;
-        if (publicIp) {
-          const address = `${publicIp}:${first.port}`;
-          const breaks = "address: a public IPv4, outside the schema's pattern of private addresses";
-          const body = { label: t.label("public"), address };
-          const notPrivate = await addNode("node (public address)", body, nodeOps, breaks);
-          expectRefusal(t, "a node on a public address", notPrivate.response, "address");
-        } else t.log("the instance shows no public IPv4: the public-address refusal is not tried");
-
-        const otherRegion = await findRegion(t, ["instances"], region);
-        const type = t.shared.get("type") as string | undefined;
-        const stranger =
-          otherRegion && type ? await createInstance(t, "elsewhere", otherRegion, type) : undefined;
-        if (stranger) {
-          const address = `${stranger.privateIp}:${first.port}`;
-          const elsewhere = await addNode("node (other region)", { label: t.label("elsewhere"), address });
-          expectRefusal(t, "a node on an instance in another region", elsewhere.response, "address");
-        } else if (!otherRegion) {
-          t.log("no other region offers instances: the other-region refusal is not tried");
-        }
-
-        // The path the description shows for endpoint 5 (ending at the profile id) is a deprecated alias.
-        const { response: alias, id: aliasId } = await addNode(
-          "node (deprecated path)",
-          { label: t.label("alias"), address: `${first.address}:${first.port}` },
-          aliasOps,
-        );
-        expectSame(t, "the deprecated node path answers 299", alias.status, 299);
-        const warnings = (alias.json as { warnings?: unknown } | undefined)?.warnings;
-        t.expect(
-          "the deprecated node path answers with warnings",
-          Array.isArray(warnings) &&
-            warnings.length > 0 &&
-            warnings.every((line) => typeof line === "string"),
-          { expected: "a non-empty warnings array", actual: warnings },
-        );
-        // Two nodes are what workflow 5 counts: the alias's node goes at once.
-        if (aliasId !== undefined) {
-          const removed = await call(t, "deleteNodeBalancerConfigNode", { params: [...params, aliasId] });
-          expectSuccess(t, "the node made through the deprecated path is deleted", removed);
-        }
+        await expectNodeRefusals(t, setup, addNode, first, instances[0]?.publicIp, t.shared.get(typeKey));
       },
     },
     {
       id: "nodes-down",
       title: "Workflow 5: with two nodes and nothing listening, nodes_status reads up 0, down 2",
       run: async (t) => {
-        const setup = setupOf(t);
-        nodesOf(t); // skips without them
-        type Listed = { data?: { label?: unknown; status?: unknown }[] } | undefined;
-        const listed = (response: LiveResponse | undefined) => (response?.json as Listed)?.data ?? [];
-        // Give the balancer time to check every node (none `Unknown` any more), so the count is not read before
-        // a check could have counted them wrong. The description promises only the counts: nodes that stay
-        // `Unknown` are logged, not failed.
-        await waitFor(
-          t,
-          "every node is eventually checked",
-          () =>
-            call(t, "getNodeBalancerConfigNodes", {
-              params: setup.profile,
-              query: { page_size: conventionsOf(t.spec).pageSize.min },
-            }),
-          (response) =>
-            listed(response).length >= 2 && listed(response).every((node) => node.status !== "Unknown"),
-          (response) =>
-            JSON.stringify(listed(response).map((node) => `${String(node.label)}: ${String(node.status)}`)),
-          { required: false },
-        );
+        const setup = t.needs(setupKey);
+        t.needs(nodesKey); // skips without them
+        await waitForChecked(t, setup);
         const read = await call(t, "getNodeBalancerConfig", { params: setup.profile });
         const status = nodesStatus(read);
         const actual = status ?? read.status;
@@ -356,8 +172,8 @@ export default defineSuite({
       title: "Data plane: with no node up, a request through the load balancer's port 80 gets no answer",
       tags: ["data-plane"],
       run: async (t) => {
-        const setup = setupOf(t);
-        nodesOf(t);
+        const setup = t.needs(setupKey);
+        t.needs(nodesKey);
         const host = balancerHost(t, setup);
         const answer = await requestThrough(host, 80);
         t.log(`through ${host}:80: ${answer.summary}`);
@@ -372,12 +188,12 @@ export default defineSuite({
       title:
         "Workflow 5: as one node and then both start listening, nodes_status reads up 1, then up 2, down 0",
       run: async (t) => {
-        const setup = setupOf(t);
-        const nodes = nodesOf(t);
+        const setup = t.needs(setupKey);
+        const nodes = t.needs(nodesKey);
         const driver = listenDriver(t);
         if (driver.unavailable) return t.skip(driver.unavailable);
         const listeners: Listener[] = [];
-        t.shared.set("listeners", listeners);
+        t.shared.set(listenersKey, listeners);
         try {
           for (const [index, node] of nodes.entries()) {
             listeners.push(await driver.listen(node));
@@ -395,10 +211,8 @@ export default defineSuite({
         "Data plane: with two nodes up, requests through the load balancer's port 80 reach both back-ends",
       tags: ["data-plane"],
       run: async (t) => {
-        const setup = setupOf(t);
-        const listeners = t.shared.get("listeners") as Listener[] | undefined;
-        if (!listeners || listeners.length < 2)
-          return t.skip("no two listening nodes: workflow 5 did not get there");
+        const setup = t.needs(setupKey);
+        const listeners = twoListening(t);
         const host = balancerHost(t, setup);
         const answers = await requestsThrough(t, host);
         const shown = answers.map((answer) => answer.summary);
@@ -426,14 +240,13 @@ export default defineSuite({
       tags: ["beyond-description"],
       run: async (t) => {
         const driver = madeListenDriver(t);
-        const setup = setupOf(t);
-        const listeners = t.shared.get("listeners") as Listener[] | undefined;
-        if (!driver || driver.unavailable || !listeners || listeners.length < 2) {
-          return t.skip(driver?.unavailable ?? "no two listening nodes: the previous step did not get there");
-        }
-        await listeners[0]!.stop();
+        const setup = t.needs(setupKey);
+        if (driver?.unavailable) return t.skip(driver.unavailable);
+        const [first] = twoListening(t);
+        if (!driver) return t.skip(neededReason(listenersKey));
+        await first.stop();
         logDriverOutput(t, driver);
-        if (await waitForCounts(t, setup, 1, 1)) t.shared.set("one-down", listeners[0]!.node.label);
+        if (await waitForCounts(t, setup, 1, 1)) t.shared.set(oneDownKey, first.node.label);
       },
     },
     {
@@ -445,9 +258,8 @@ export default defineSuite({
         // The last case: whatever happens, no listener outlives it.
         const driver = madeListenDriver(t);
         try {
-          const setup = setupOf(t);
-          const down = t.shared.get("one-down") as string | undefined;
-          if (down === undefined) return t.skip("no node went down: the previous step did not get there");
+          const setup = t.needs(setupKey);
+          const down = t.needs(oneDownKey);
           const host = balancerHost(t, setup);
           const answers = await requestsThrough(t, host);
           t.expect(

@@ -30,6 +30,7 @@ import {
   portAccepts,
   presentedFingerprint,
   shape,
+  sharedKey,
   type TlsPair,
 } from "../../src/index.ts";
 import { quickChecks } from "./support/quick-checks.ts";
@@ -37,16 +38,22 @@ import { quickChecks } from "./support/quick-checks.ts";
 const balancers: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
 const profiles: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];
 
-function balancerOf(t: CaseContext): number {
-  const balancer = t.shared.get("balancer") as number | undefined;
-  return balancer ?? t.skip("no load balancer: workflow 1 did not create one");
-}
+/** What the workflows hand on: the load balancer and its address (workflow 1), the profile (2), HTTPS's certificate (6). */
+const balancerId = sharedKey<number>("balancer", { what: "the load balancer", from: "create-balancer" });
+const balancerIpv4 = sharedKey<string>("balancer-ipv4", {
+  what: "the load balancer's ipv4 address",
+  from: "create-balancer",
+});
+const profileId = sharedKey<number>("profile", { what: "the port 80 profile", from: "add-profile" });
+const httpsCertificate = sharedKey<string>("https-certificate", {
+  what: "the https profile's certificate",
+  from: "https",
+});
 
 /** The path parameters of the profile workflow 2 created. */
 function profileOf(t: CaseContext): [number, number] {
-  const balancer = balancerOf(t);
-  const profile = t.shared.get("profile") as number | undefined;
-  return [balancer, profile ?? t.skip("no profile: workflow 2 did not create one")];
+  const balancer = t.needs(balancerId);
+  return [balancer, t.needs(profileId)];
 }
 
 /** Neither the certificate nor the key comes back: not as PEM, not as its base64 body, not with `\n` escapes. */
@@ -74,8 +81,7 @@ function expectNoEcho(t: CaseContext, step: string, response: LiveResponse, pair
 function balancerHost(t: CaseContext): string {
   const plane = dataPlane(t);
   if (plane.unavailable) return t.skip(plane.unavailable);
-  const ipv4 = t.shared.get("balancer-ipv4") as string | undefined;
-  if (ipv4 === undefined) return t.skip("no load balancer address: workflow 1 did not read one");
+  const ipv4 = t.needs(balancerIpv4);
   const host = plane.hostFor(ipv4);
   return host ?? t.skip(`the load balancer's ipv4 ${ipv4} is not an address this run can reach`);
 }
@@ -110,8 +116,8 @@ export default defineSuite({
         if (!body) return;
         expectSame(t, "the load balancer is in the region asked for", body.region, region);
         expectSame(t, "the load balancer has the label asked for", body.label, label);
-        t.shared.set("balancer", id);
-        if (typeof body.ipv4 === "string") t.shared.set("balancer-ipv4", body.ipv4);
+        t.shared.set(balancerId, id);
+        if (typeof body.ipv4 === "string") t.shared.set(balancerIpv4, body.ipv4);
         const configs = await call(t, "getNodeBalancerConfigs", { params: [id] });
         const page = configs.json as { data?: unknown[]; results?: unknown } | undefined;
         expectSame(t, "its profiles are listed", configs.status, 200);
@@ -126,18 +132,21 @@ export default defineSuite({
       id: "add-profile",
       title: "Workflow 2: a profile on port 80 with check connection; a second profile on port 80 is refused",
       run: async (t) => {
-        const params = [balancerOf(t)];
+        const params = [t.needs(balancerId)];
         const json = { label: t.label("http"), port: 80, protocol: "http", ...quickChecks };
         const { response: created, id } = await createRegistered(t, profiles, "profile", { params, json });
         expectSuccess(t, "the profile is created", created);
-        if (!t.expect("the profile is returned with its id", id !== undefined, { actual: created.json }))
+        if (
+          !t.expect("the profile is returned with its id", id !== undefined, { actual: created.json }) ||
+          id === undefined
+        )
           return;
         const body = expectBody(t, "the created profile is described", created, shape.record);
         if (!body) return;
         expectSame(t, "the profile configures port 80", body.port, 80);
         expectSame(t, "the profile checks connection", body.check, "connection");
-        t.shared.set("profile", id);
-        const read = await call(t, "getNodeBalancerConfig", { params: [...params, id!] });
+        t.shared.set(profileId, id);
+        const read = await call(t, "getNodeBalancerConfig", { params: [...params, id] });
         t.expect("the profile reads back by its id", read.status === 200 && createdId(read) === id, {
           expected: id,
           actual: createdId(read) ?? read.status,
@@ -219,7 +228,7 @@ export default defineSuite({
         expectSuccess(t, "a profile created directly as https on 443 is accepted", created);
         expectHttps(t, "the https profile", created);
         expectNoEcho(t, "the https profile", created, fresh);
-        if (isSuccess(created)) t.shared.set("https-certificate", fresh.cert);
+        if (isSuccess(created)) t.shared.set(httpsCertificate, fresh.cert);
       },
     },
     {
@@ -228,8 +237,7 @@ export default defineSuite({
         "Workflow 6, data plane: the TLS handshake on port 443 presents exactly the uploaded certificate",
       tags: ["data-plane"],
       run: async (t) => {
-        const certificate = t.shared.get("https-certificate") as string | undefined;
-        if (certificate === undefined) return t.skip("no https profile: workflow 6 did not create one");
+        const certificate = t.needs(httpsCertificate);
         const host = balancerHost(t);
         const expected = fingerprintOf(certificate);
         const { fingerprint, summary } = await presentedFingerprint(host, 443);

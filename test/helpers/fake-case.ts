@@ -18,6 +18,7 @@ import type {
   SuiteHooks,
 } from "../../src/index.ts";
 import { clientOf } from "../../src/runner/case-context.ts";
+import { neededReason, sharedValues } from "../../src/runner/suite-api.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
@@ -159,6 +160,7 @@ export function fakeCase(
       return response;
     });
   let labels = 0;
+  const shared = sharedValues(init.shared ?? new Map());
   const t: CaseContext = {
     suiteId: init.suiteId ?? "suite",
     caseId: init.caseId ?? "case",
@@ -191,7 +193,8 @@ export function fakeCase(
     reproduce: (reproduction) => {
       record.reproduction = reproduction;
     },
-    shared: init.shared ?? new Map(),
+    shared,
+    needs: (key) => shared.get(key) ?? t.skip(neededReason(key)),
     // Every read is sent: a fake case stands alone (the run's memo is the engine's, tested on its own).
     reuse: (_key, read) => read(),
     log: (message) => void record.logs.push(message),

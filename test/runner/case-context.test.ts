@@ -1,9 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { buildUrl, type CaseContextDeps, createCaseContext } from "../../src/runner/case-context.ts";
+import {
+  buildUrl,
+  type CaseContextDeps,
+  type CaseRecorder,
+  CaseSkipped,
+  createCaseContext,
+} from "../../src/runner/case-context.ts";
 import type { HttpClient } from "../../src/runner/http-client.ts";
 import { SharedReads } from "../../src/runner/shared-reads.ts";
+import { type CaseContext, neededReason, type SharedName, sharedKey } from "../../src/runner/suite-api.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
 import { specWith } from "../helpers/fake-case.ts";
+
+/** A recorder that hears nothing but the case's log lines. */
+function silentRecorder(): CaseRecorder {
+  return {
+    onExchange: () => {},
+    assert: () => {},
+    lastExchange: undefined,
+    reproduction: undefined,
+    logs: [],
+  };
+}
 
 /** What the URL standard makes of the same request, built the long way: parse, set each parameter, serialise. */
 function longWay(base: string, path: string, query: Record<string, string | number> = {}): string {
@@ -67,14 +85,7 @@ describe("the clients' filter option", () => {
       token: undefined,
       signal: new AbortController().signal,
     } as unknown as CaseContextDeps;
-    const recorder = {
-      onExchange: () => {},
-      assert: () => {},
-      lastExchange: undefined,
-      reproduction: undefined,
-      logs: [],
-    };
-    await createCaseContext(deps, recorder).api.get("/things", { filter });
+    await createCaseContext(deps, silentRecorder()).api.get("/things", { filter });
     return headers;
   }
 
@@ -95,13 +106,7 @@ describe("t.reuse", () => {
     const secrets = { scrub: (text: string) => text };
     const spec = await specWith();
     const contextOf = (suiteId: string, caseId: string) => {
-      const recorder = {
-        onExchange: () => {},
-        assert: () => {},
-        lastExchange: undefined,
-        reproduction: undefined,
-        logs: [] as string[],
-      };
+      const recorder = silentRecorder();
       const target = { baseUrl: "https://127.0.0.1:1/v4", authUrl: "https://127.0.0.1:1" };
       const deps = { suiteId, caseId, reads, secrets, target, spec } as unknown as CaseContextDeps;
       return { t: createCaseContext(deps, recorder), logs: recorder.logs };
@@ -121,5 +126,63 @@ describe("t.reuse", () => {
       [],
       ["getRegions?page_size=500: the answer catalogue/regions read is reused (no request sent)"],
     ]);
+  });
+});
+
+/** A context over `store` (one suite's shared values), enough for t.shared and t.needs. */
+async function contextOver(store: Map<string, unknown>, caseId = "case") {
+  const spec = await specWith();
+  const target = { baseUrl: "https://127.0.0.1:1/v4", authUrl: "https://127.0.0.1:1" };
+  const deps = { shared: store, suiteId: "suite", caseId, target, spec } as unknown as CaseContextDeps;
+  return createCaseContext(deps, silentRecorder());
+}
+
+describe("shared keys", () => {
+  const balancer = sharedKey<{ id: number }>("balancer", {
+    what: "the load balancer",
+    from: "create-balancer",
+  });
+
+  it("hand a value from one case to a later one of the same suite, typed, by the key's name", async () => {
+    const store = new Map<string, unknown>();
+    const value = { id: 7 };
+    (await contextOver(store, "create-balancer")).shared.set(balancer, value);
+    const later = await contextOver(store, "add-profile");
+    expect(later.needs(balancer)).toBe(value);
+    expect(later.shared.get(sharedKey<{ id: number }>("balancer"))).toBe(value);
+    later.shared.delete(balancer);
+    expect(later.shared.has(balancer)).toBe(false);
+  });
+
+  const memo = sharedKey<string>("memo");
+  it.each<[string, SharedName, (t: CaseContext) => unknown, string]>([
+    [
+      "from a named case",
+      balancer,
+      (t) => t.needs(balancer),
+      'needs the load balancer from the earlier case "create-balancer", which did not share it',
+    ],
+    [
+      "from no named case",
+      memo,
+      (t) => t.needs(memo),
+      "needs memo, which no earlier case of the suite shared",
+    ],
+  ])(
+    "without the value, skip the case saying what it needs and from which case (%s)",
+    async (_, key, needs, reason) => {
+      expect(neededReason(key)).toBe(reason);
+      const t = await contextOver(new Map());
+      expect(() => needs(t)).toThrow(new CaseSkipped(reason));
+    },
+  );
+
+  it("refuse a value of another type at compile time", async () => {
+    const t = await contextOver(new Map());
+    // @ts-expect-error a key of one type is no key of another
+    t.shared.set(balancer, "seven");
+    // @ts-expect-error nor is a plain string a key
+    t.shared.get("balancer");
+    expect(t.shared.get(balancer)).toBe("seven");
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { MintedToken } from "../../src/toolkit/tokens.ts";
-import { judgeRow } from "../../suites/conformance/auth.suite.ts";
+import { judgeRow } from "../../suites/conformance/support/auth-scopes.ts";
 import { fakeCase, liveResponse, specWith } from "../helpers/fake-case.ts";
 
 const spec = await specWith();

@@ -3,7 +3,7 @@
  * the profile's local time written as UTC still is.
  */
 import { describe, expect, it } from "vitest";
-import { judgeTime } from "../../suites/conformance/versioning.suite.ts";
+import { judgeTime } from "../../suites/conformance/support/utc-times.ts";
 import { fakeCase, liveResponse, specWith } from "../helpers/fake-case.ts";
 
 const spec = await specWith();

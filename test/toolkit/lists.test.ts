@@ -6,8 +6,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
+import { sharedKey } from "../../src/runner/suite-api.ts";
+import type { ApiSpec, FilterableField, OperationInfo } from "../../src/spec/types.ts";
 import { describeFilterJudgement, judgeReversed, refusesFilterOn } from "../../src/toolkit/filter-answers.ts";
+import { judgeFilterRelation } from "../../src/toolkit/filter-relations.ts";
 import {
   describeViolations,
   fewKeys,
@@ -82,13 +84,22 @@ const spec = {
  */
 function fake(
   collections: Record<string, Item[]>,
-  options: { pagesOff?: number; repeatOn?: number; onRead?: (sent: SentRequest) => void } = {},
+  options: {
+    pagesOff?: number;
+    repeatOn?: number;
+    onRead?: (sent: SentRequest) => void;
+    /** Whether an item is in the answer to a filter header's text (none: filters are ignored). */
+    matches?: (item: Item, filter: string) => boolean;
+  } = {},
 ): FakeCase {
   return fakeCase(spec, (sent) => {
     if (sent.method !== "GET") throw new Error(`${sent.method} ${sent.path}: not used here`);
     options.onRead?.(sent);
-    const items = collections[sent.path];
-    if (!items) return { status: 404, json: { errors: [{ reason: "Not found" }] } };
+    const all = collections[sent.path];
+    if (!all) return { status: 404, json: { errors: [{ reason: "Not found" }] } };
+    const { matches } = options;
+    const filter = Object.entries(sent.options.headers ?? {}).find(([name]) => name.endsWith("filter"))?.[1];
+    const items = matches && filter !== undefined ? all.filter((item) => matches(item, filter)) : all;
     const query = sent.options.query ?? {};
     const size = Number(query.page_size ?? bounds.default);
     if (!(size >= bounds.minimum && size <= bounds.maximum)) {
@@ -397,7 +408,7 @@ describe("finding lists", () => {
       none: "none",
     };
     expect((await readableLists(t, selection)).map((entry) => entry.path)).toEqual(["/things"]);
-    expect(t.shared.get("k")).toHaveLength(1);
+    expect(t.shared.get(sharedKey("k"))).toHaveLength(1);
     expect(logs).toEqual([
       "getThingParts not checked: /things has no item to read /things/{thingId}/parts under",
     ]);
@@ -587,5 +598,96 @@ describe("comparing snapshots and describing filter answers", () => {
   ])("refusesFilterOn: %s", (_name, errors, refuses) => {
     const { t } = fake({});
     expect(refusesFilterOn(t, liveResponse({ status: 400, json: { errors } }), "status")).toBe(refuses);
+  });
+});
+
+describe("judgeFilterRelation: a relation between filtered answers, judged on what both snapshots agree on", () => {
+  const kind: FilterableField = { name: "kind", type: "string", nullable: false, extension: "x-filterable" };
+  const kinded: ListTarget = {
+    operation: { ...operations[0]!, filterableFields: [kind] },
+    path: "/things",
+    token: undefined,
+  };
+  /** `count` things of kind a and b in turn. */
+  const mixed = (count: number): Item[] =>
+    things(count).map((item, index) => ({ ...item, kind: index % 2 === 0 ? "a" : "b" }));
+  /** Equality on kind; `ignoring` a kind answers everything to a filter on it (a fault). */
+  const byKind =
+    (ignoring?: string) =>
+    (item: Item, filter: string): boolean => {
+      const wanted = (JSON.parse(filter) as { kind?: string }).kind;
+      return wanted === ignoring || wanted === undefined || item.kind === wanted;
+    };
+  const reads = [
+    { filter: { kind: "a" }, pageSize: 50 },
+    { filter: { kind: "b" }, pageSize: 10 },
+  ] as const;
+
+  it("hands the relation each read's answer, in the order of the reads, and the keys both snapshots agree on", async () => {
+    const collection = mixed(4);
+    const { t } = fake({ "/things": collection }, { matches: byKind() });
+    const seen: unknown[] = [];
+    const verdict = await judgeFilterRelation(t, kinded, { before: collection }, reads, ([a, b], judged) => {
+      seen.push(a.items.map(itemKey), b.items.map(itemKey), [...judged]);
+      return true;
+    });
+    expect([verdict, seen]).toEqual([
+      true,
+      [
+        ["1", "3"],
+        ["2", "4"],
+        ["1", "2", "3", "4"],
+      ],
+    ]);
+  });
+
+  it("judges an item that changed between the snapshots no more: the relation no longer sees it", async () => {
+    const collection = mixed(4);
+    const { t } = fake({ "/things": collection }, { matches: byKind() });
+    // Thing 3 was of kind b in the snapshot before: judged as it was, it would fail the relation.
+    const before = collection.map((item) => (item.id === 3 ? { ...item, kind: "b" } : item));
+    const relation = (_: unknown, judged: ReadonlySet<string>) => !judged.has("3") || "judged thing 3";
+    expect(await judgeFilterRelation(t, kinded, { before }, reads, relation)).toBe(true);
+  });
+
+  it("a relation that fails is the verdict, after a fresh snapshot", async () => {
+    const collection = mixed(4);
+    const { t, sent } = fake({ "/things": collection }, { matches: byKind() });
+    const verdict = await judgeFilterRelation(t, kinded, { before: collection }, reads, () => "not related");
+    expect(verdict).toBe("not related");
+    expect(sent.filter((request) => request.options.filter === undefined).length).toBeGreaterThan(0);
+  });
+
+  it("answers over several pages of a collection that keeps changing are read again, never judged", async () => {
+    const collection = mixed(30);
+    const grow = () =>
+      void collection.push(...mixed(1).map((item) => ({ ...item, id: collection.length + 1 })));
+    const { t } = fake({ "/things": collection }, { matches: byKind(), onRead: grow });
+    const judged: number[] = [];
+    const relation = (_: unknown, keys: ReadonlySet<string>) => {
+      judged.push(keys.size);
+      return "judged a changing list";
+    };
+    const verdict = judgeFilterRelation(t, kinded, { before: mixed(30) }, reads, relation);
+    await expect(verdict).rejects.toSatisfy((error: unknown) => fc.PreconditionFailure.isFailure(error));
+    // Each of the 3 tries judges first against the latest snapshot alone, as if nothing changed (a pass would need
+    // no other read), each one larger; against a snapshot taken after the answers, the relation is never asked.
+    expect(judged).toHaveLength(3);
+    expect(judged[0]).toBe(30);
+    expect(judged).toEqual([...judged].sort((a, b) => a - b));
+    expect(new Set(judged).size).toBe(3);
+  });
+
+  it("answers read in part are judged sound instead (matching items only), the defect named by the filter", async () => {
+    const collection = mixed(2 * 10 * (maxWalkPages + 1));
+    const { t } = fake({ "/things": collection }, { matches: byKind("b") });
+    const relation = () => "the relation needs whole answers";
+    const verdict = await judgeFilterRelation(t, kinded, { before: collection }, reads, relation);
+    expect(verdict).toMatchObject({
+      message: expect.stringMatching(
+        /^\{"kind":"b"\} on the 40 pages read: returned 200 item\(s\) that do not match/,
+      ),
+      cause: { rule: "X-Filter answers wrongly", operationId: "getThings", subject: { kind: "b" } },
+    });
   });
 });

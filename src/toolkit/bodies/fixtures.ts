@@ -10,7 +10,7 @@
  * @module
  */
 import type { LiveResponse } from "../../runner/http-client.ts";
-import type { CaseContext } from "../../runner/suite-api.ts";
+import { type CaseContext, sharedKey } from "../../runner/suite-api.ts";
 import { cheapestType, resolveFixture } from "../fixtures.ts";
 import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";
 import { registerMade } from "../resources.ts";
@@ -45,14 +45,14 @@ export interface BodyFixtures {
 
 /** The port of the fixture load balancer's profile. */
 export const bodyFixturePort = 8080;
-const fixturesKey = "bodies:fixtures";
+const fixturesKey = sharedKey<BodyFixtures>("bodies:fixtures");
 
 /**
  * The fixtures an earlier case of this suite made (or found it could not make: `lacking`); the case is skipped
  * (with why) when that case failed.
  */
 export function bodyFixturesOf(t: CaseContext): BodyFixtures {
-  const fixtures = t.shared.get(fixturesKey) as BodyFixtures | undefined;
+  const fixtures = t.shared.get(fixturesKey);
   if (!fixtures) t.skip("the fixtures case could not create the resources this case writes against");
   return fixtures;
 }
