@@ -7,7 +7,7 @@
 export { type AnswerInstants, answerInstants, answerSkewMs, describeEarliest } from "./core/answer-time.ts";
 export type { Reproduction, RunEvent, SuiteTag } from "./core/events.ts";
 export type { Exchange } from "./core/exchange.ts";
-export type { LiveResponse } from "./runner/http-client.ts";
+export type { LiveResponse } from "./runner/contracts.ts";
 export {
   type ApiClient,
   type CaseContext,

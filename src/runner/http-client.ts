@@ -10,12 +10,13 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Agent, type Dispatcher, request, errors as undiciErrors } from "undici";
 import { BoundedMemo } from "../core/bounded-memo.ts";
 import { WaitTooLongError } from "../core/errors.ts";
-import type { Exchange, RecordedRequest, RecordedResponse, RequestIntent } from "../core/exchange.ts";
+import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
 import { isRedactedHeader, maxRecordedDepth, type SecretValues } from "../core/redact.ts";
 import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { abortRelayOf } from "./abort-relay.ts";
 import { secretHeaderNames, withAddedHeaders } from "./added-headers.ts";
-import { announcedWaitMs, type PacerClock, type RatePacer, realPacerClock } from "./rate-pacer.ts";
+import type { LiveResponse, OutgoingRequest, PacerClock } from "./contracts.ts";
+import { announcedWaitMs, type RatePacer, realPacerClock } from "./rate-pacer.ts";
 import { transportReason } from "./transport-reason.ts";
 
 export interface ClientOptions {
@@ -40,44 +41,6 @@ export interface ClientOptions {
   readonly clock?: PacerClock;
   /** Headers the user adds to every request (`--header`), names lower-cased; a request's own header wins. */
   readonly addedHeaders?: Readonly<Record<string, string>>;
-}
-
-export interface OutgoingRequest {
-  readonly method: string;
-  /** Absolute URL. */
-  readonly url: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Sent as is; set the content type in headers. */
-  readonly body?: string;
-  /** false: a 429 is returned to the caller at once (suites that test rate limits). */
-  readonly retry?: boolean;
-  /** false: not held by the pacer for a spent window (suites that drive past a limit on purpose). */
-  readonly pace?: boolean;
-  readonly signal?: AbortSignal;
-  /** What a deliberately invalid request breaks (recorded with it). */
-  readonly breaks?: string;
-  /** What a generated request means to be (recorded with it). */
-  readonly intent?: RequestIntent;
-}
-
-/** What the caller gets: the live (unredacted) response, and the redacted record of it. */
-export interface LiveResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly text: string;
-  /** Parsed JSON when the body is labelled JSON and complete; undefined otherwise. */
-  readonly json: unknown;
-  /**
-   * The body parsed as JSON whatever its Content-Type says (undefined when it is cut or does not parse): what a
-   * create made is identified from it even when the target mislabels its answer. Judging uses `json`.
-   */
-  readonly parsed: unknown;
-  /**
-   * Why `json` is undefined though the answer is labelled JSON and has a complete body: it does not parse (the
-   * parser's words), or it nests deeper than `maxRecordedDepth` (no walk of it could be bounded). Else undefined.
-   */
-  readonly unreadable?: string | undefined;
-  readonly exchange: Exchange;
 }
 
 export class TransportError extends Error {

@@ -6,7 +6,7 @@
  * after it is created. The first case of a body suite makes them; later cases read them with {@link bodyFixturesOf}.
  * @module
  */
-import type { LiveResponse } from "../../runner/http-client.ts";
+import type { LiveResponse } from "../../runner/contracts.ts";
 import type { CaseContext } from "../../runner/suite-api.ts";
 import { chooseRegion, chooseType } from "../fixtures.ts";
 import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";
