@@ -9,8 +9,8 @@
  * @module
  */
 import type { LiveResponse, PacerClock } from "./contracts.ts";
-import { retryAfterMs } from "./http-client.ts";
 import { realPacerClock } from "./rate-pacer.ts";
+import { retryAfterMs } from "./transport/retry-429.ts";
 
 export interface EventuallyOptions {
   /** Give up after this long (ms), counting from the first poll. */
