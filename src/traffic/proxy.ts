@@ -20,6 +20,7 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher, request } from "undici";
+import { callerOf } from "../core/caller.ts";
 import { ConfigError, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import type { RunConfig } from "../runner/config.ts";
@@ -27,7 +28,7 @@ import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
 import { proxyCertificate } from "./proxy-certificate.ts";
-import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
+import { ExchangeRecorder, type ObservedExchange } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
 /** The suite id of a proxy's traffic. */
