@@ -210,7 +210,7 @@ export class RatePacer {
     // Every answer asks: a key whose window has this limit is in its class already (a class's window is made with
     // its limit, and a key's caller never changes), so no class key is built.
     if (current !== undefined && current.limit === limit) return current;
-    const classKey = limit === undefined ? `\u0001${key}` : `${callerOf(key)}\u0000${limit}`;
+    const classKey = limit === undefined ? `\u0001${key}` : `${callerPartOf(key)}\u0000${limit}`;
     let window = this.#classes.get(classKey);
     if (window === current && window) return window;
     if (!window) {
@@ -238,7 +238,7 @@ export class RatePacer {
 }
 
 /** The caller part of a pacing key (`<operation>\u0000<caller>`): the token's limits span its operations. */
-function callerOf(key: string): string {
+function callerPartOf(key: string): string {
   const at = key.indexOf("\u0000");
   return at < 0 ? "" : key.slice(at + 1);
 }

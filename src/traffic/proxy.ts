@@ -23,6 +23,7 @@ import { Agent, type Dispatcher, request } from "undici";
 import { callerOf } from "../core/caller.ts";
 import { ConfigError, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
+import { flatHeaders } from "../core/recorder.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
@@ -77,14 +78,6 @@ function forwardedHeaders(incoming: IncomingMessage): Record<string, string | st
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined || hopByHop.has(name)) continue;
     out[name] = value;
-  }
-  return out;
-}
-
-function flat(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
 }
@@ -184,10 +177,8 @@ async function relayAnswer(
   }
   const status = answer.statusCode;
   const body = kept.text();
-  const flatHeaders = flat(answer.headers);
-  return kept.cut || clientGone
-    ? { status, headers: flatHeaders, body, bytes: kept.total }
-    : { status, headers: flatHeaders, body };
+  const headers = flatHeaders(answer.headers);
+  return kept.cut || clientGone ? { status, headers, body, bytes: kept.total } : { status, headers, body };
 }
 
 export async function runProxy(config: RunConfig, options: ProxyOptions): Promise<RunFinished> {
@@ -386,9 +377,9 @@ class Forwarder {
     const method = incoming.method ?? "GET";
     const url = `${this.#targetBase}${incoming.url ?? "/"}`;
     const headers = forwardedHeaders(incoming);
-    const requestHeaders = flat(headers);
+    const requestHeaders = flatHeaders(headers);
     // Every credential the client sent, the hop-by-hop Proxy-Authorization too (not forwarded, not recorded).
-    this.#recorder.learnHeaders(flat(incoming.headers));
+    this.#recorder.learnHeaders(flatHeaders(incoming.headers));
     const sentKept = new KeptBytes(this.#maxRequestBytes);
     const body = forwardedBody(incoming, sentKept);
     // A streamed body keeps the length the client declared (undici would otherwise send it chunked).
