@@ -161,8 +161,14 @@ class RecordingHandler extends PassingHandler {
       `${this.#opts.outgoing.method} ${this.#request.url}: ${exchange.error?.message} (${code})`,
       exchange,
     );
-    this.#opts.observe(exchange);
-    super.onResponseError(controller as Dispatcher.DispatchController, failure);
+    let passed: Error = failure;
+    try {
+      this.#opts.observe(exchange);
+    } catch (error) {
+      // A listener's fault, not the target's: passed up instead (a throw here would reach undici's internals).
+      passed = error as Error;
+    }
+    super.onResponseError(controller as Dispatcher.DispatchController, passed);
   }
 
   /** The attempt's live answer and its record; throws a BoundHit when the decoded body passes the cap. */
