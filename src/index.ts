@@ -7,7 +7,7 @@
 export { type AnswerInstants, answerInstants, answerSkewMs, describeEarliest } from "./core/answer-time.ts";
 export type { Reproduction, RunEvent, SuiteTag } from "./core/events.ts";
 export type { Exchange } from "./core/exchange.ts";
-export type { LiveResponse } from "./runner/http-client.ts";
+export type { LiveResponse } from "./runner/contracts.ts";
 export {
   type ApiClient,
   type CaseContext,
@@ -142,7 +142,7 @@ export * from "./toolkit/path-values.ts";
 
 // Protocol: tokens minted and revoked, the login at the OAuth server, Retry-After.
 
-export { retryAfterMs } from "./runner/http-client.ts";
+export { retryAfterMs } from "./runner/transport/retry-429.ts";
 export * from "./toolkit/login.ts";
 export * from "./toolkit/tokens.ts";
 

@@ -171,3 +171,32 @@ describe("module dependencies (ARCHITECTURE.md one-way flow)", () => {
     expect(violations).toEqual([]);
   });
 });
+
+/** Every chain of imports that leads from a file of src/ back to it, type-only imports included. */
+function importCycles(): string[] {
+  const graph = new Map<string, string[]>();
+  for (const edge of edges)
+    if (moduleOf(edge.file) && edge.target?.endsWith(".ts"))
+      graph.set(edge.file, [...(graph.get(edge.file) ?? []), edge.target]);
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === "open") cycles.push([...path.slice(path.indexOf(next)), next].join(" -> "));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+describe("no import cycle in src/", () => {
+  it("no file of src/ imports itself through others (a type-only import counts: types live in contract modules)", () => {
+    expect(importCycles()).toEqual([]);
+  });
+});

@@ -2,11 +2,10 @@
  * Everything a run needs, as the CLI and a config file give it, with frozen defaults.
  * @module
  */
+import type { RatePolicy } from "./contracts.ts";
 import type { Baseline, SuiteDuration } from "./earlier-report.ts";
 import type { Shard } from "./shard.ts";
 import type { PropertyReplay } from "./suite-api.ts";
-
-export type RatePolicy = { readonly kind: "auto" } | { readonly kind: "fixed"; readonly perSecond: number };
 
 export interface RunConfig {
   /** The target's API base URL (ends in /v4); undefined starts the embedded reference server. */

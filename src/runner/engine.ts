@@ -180,22 +180,50 @@ function withWarnings(
 }
 
 export async function runEngine(input: EngineInput): Promise<RunFinished> {
-  const { spec, target, config, bus, signal } = input;
   const started = performance.now();
+  const waits = new RateLimitWaits(input.bus);
+  const thinNotes: string[] = [];
+  const deps = caseDeps(input, waits, thinNotes);
+  announceRun(input, deps);
+  const schedule = new SuiteSchedule(input, deps);
+  const cleanup = await runSuitesThenCleanUp(input, deps, schedule);
+  return finishRun(input, { deps, schedule, waits, thinNotes, cleanup, started });
+}
+
+/** The run's waits for rate limits: each announced as it starts (`rate-limit-wait`), their sum for the warnings. */
+class RateLimitWaits {
+  readonly #bus: EventBus;
+  waitedMs = 0;
+
+  constructor(bus: EventBus) {
+    this.#bus = bus;
+  }
+
+  /** The pacing key is `<operation>\u0000<caller>`: the limit is named by its operation, never by the token. */
+  announce(key: string, waitMs: number, reason: "window" | "budget" | "retry-after"): void {
+    this.waitedMs += waitMs;
+    this.#bus.emit({ type: "rate-limit-wait", limit: key.split("\u0000")[0] ?? key, waitMs, reason });
+  }
+}
+
+/** The run's secrets as it starts: the target's token and the login's password. */
+function runSecrets(input: EngineInput, suiteOptions: Readonly<Record<string, unknown>>): SecretValues {
   const secrets = new SecretValues();
-  secrets.add(target.token);
-  const suiteOptions = suiteOptionsFor(config, target);
+  secrets.add(input.target.token);
   const login = suiteOptions.login as { password?: unknown } | undefined;
   if (typeof login?.password === "string") secrets.add(login.password);
-  // The pacing key is `<operation>\u0000<caller>`: the limit is named by its operation, never by the token.
-  let waitedMs = 0;
-  const thinNotes: string[] = [];
-  const announceWait = (key: string, waitMs: number, reason: "window" | "budget" | "retry-after") => {
-    waitedMs += waitMs;
-    bus.emit({ type: "rate-limit-wait", limit: key.split("\u0000")[0] ?? key, waitMs, reason });
-  };
-  const matchOperation = operationMatcher(spec, target);
-  const client = new HttpClient({
+  return secrets;
+}
+
+/** The run's HTTP client, with the config's bounds, pacing and headers. */
+function runClient(
+  input: EngineInput,
+  secrets: SecretValues,
+  matchOperation: (method: string, url: string) => string | undefined,
+  waits: RateLimitWaits,
+): HttpClient {
+  const { config, target } = input;
+  return new HttpClient({
     timeoutMs: config.timeoutMs,
     ca: target.ca,
     insecure: config.insecure,
@@ -208,17 +236,23 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     pacer: new RatePacer(
       config.rate,
       undefined,
-      (key, waitMs, reason) => announceWait(key, waitMs, reason),
+      (key, waitMs, reason) => waits.announce(key, waitMs, reason),
       config.maxWaitMs,
       config.shard?.count ?? 1,
     ),
-    onRetryWait: (key, waitMs) => announceWait(key, waitMs, "retry-after"),
+    onRetryWait: (key, waitMs) => waits.announce(key, waitMs, "retry-after"),
     secrets,
     matchOperation,
     addedHeaders: Object.keys(config.headers).length > 0 ? config.headers : undefined,
   });
-  const ledger = input.ledger ?? new CleanupLedger();
-  const judge = new ExchangeJudge(spec, input.checks);
+}
+
+/** What every case of the run is given: the client, the ledger, the judge, the failure groups, the options. */
+function caseDeps(input: EngineInput, waits: RateLimitWaits, thinNotes: string[]): CaseRunDeps {
+  const { spec, target, config, bus, signal } = input;
+  const suiteOptions = suiteOptionsFor(config, target);
+  const secrets = runSecrets(input, suiteOptions);
+  const matchOperation = operationMatcher(spec, target);
   const groups = new FailureGroups(
     (event) => bus.emit(event),
     spec.operations.all().map((operation) => operation.operationId),
@@ -227,7 +261,7 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         .map((method) => spec.operations.match(method, path)?.operation.pathTemplate)
         .find((template) => template !== undefined),
   );
-  const deps: CaseRunDeps = {
+  return {
     spec,
     target,
     token: target.token,
@@ -237,11 +271,11 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     propertyRuns: propertyRunsFor(config),
     replay: config.replayProperty,
     signal,
-    client,
+    client: runClient(input, secrets, matchOperation, waits),
     labels: new LabelMaker(config.labelPrefix, input.runId),
-    ledger,
+    ledger: input.ledger ?? new CleanupLedger(),
     secrets,
-    judge,
+    judge: new ExchangeJudge(spec, input.checks),
     bus,
     groups,
     keptBodies: new KeptBodies(config.keptBodyBytes, config.keptReportBytes),
@@ -254,9 +288,11 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     operations: input.operations ?? everyOperation,
     matchOperation,
   };
-  const totals = emptyCounts();
-  const skippedReasons: string[] = [];
+}
 
+/** `run-started`, then what the run should know before its first case. */
+function announceRun(input: EngineInput, deps: CaseRunDeps): void {
+  const { spec, target, config, bus } = input;
   const planned: PlannedSuite[] = [...input.suites, ...input.refused.map((entry) => entry.suite)].map(
     (suite) => ({ id: suite.id, title: suite.title, tags: suite.tags, cases: suite.cases.length }),
   );
@@ -273,31 +309,39 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     toolVersion: input.toolVersion,
     nodeVersion: process.version,
   });
+  for (const message of input.warnings ?? []) bus.emit({ type: "warning", message });
+  for (const entry of input.refused) {
+    bus.emit({ type: "warning", message: `suite ${entry.suite.id} not run: ${entry.reason}` });
+  }
+}
 
-  /** Why a case is not run, or undefined to run it. */
-  const reasonNotToRun = (entry: SuiteCase, refusal: string | undefined): string | undefined => {
-    if (refusal) return refusal;
-    const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
-    if (excludedBy) return `excluded by --exclude-tag ${excludedBy}`;
-    if (signal.aborted)
-      return signal.reason instanceof RunTimedOut ? signal.reason.message : "the run was interrupted";
-    if (config.maxFailures > 0 && totals.failed + totals.errored >= config.maxFailures)
-      return `stopped after ${config.maxFailures} failing cases (--max-failures)`;
-    return undefined;
-  };
+/** Runs a suite's cases in order, or skips them with the reason; counts the run's outcomes. */
+class SuiteSchedule {
+  readonly #input: EngineInput;
+  readonly #deps: CaseRunDeps;
+  readonly totals = emptyCounts();
+  /** Why cases of suites that ran were skipped, for the end warnings. */
+  readonly skippedReasons: string[] = [];
 
-  const runSuite = async (suite: Suite, refusal: string | undefined) => {
+  constructor(input: EngineInput, deps: CaseRunDeps) {
+    this.#input = input;
+    this.#deps = deps;
+  }
+
+  async runSuite(suite: Suite, refusal: string | undefined): Promise<void> {
+    const { bus } = this.#input;
     const suiteStarted = performance.now();
     const counts = emptyCounts();
     const shared = new Map<string, unknown>();
     bus.emit({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
     for (const entry of suite.cases) {
-      const reason = reasonNotToRun(entry, refusal);
+      const reason = this.#reasonNotToRun(entry, refusal);
       const outcome: CaseOutcome =
-        reason === undefined ? await runCase(deps, suite, entry, shared) : skippedCase(reason);
-      totals[outcome.status] += 1;
+        reason === undefined ? await runCase(this.#deps, suite, entry, shared) : skippedCase(reason);
+      this.totals[outcome.status] += 1;
       counts[outcome.status] += 1;
-      if (outcome.status === "skipped" && !refusal) skippedReasons.push(outcome.skipReason ?? "no reason");
+      if (outcome.status === "skipped" && !refusal)
+        this.skippedReasons.push(outcome.skipReason ?? "no reason");
       bus.emit({
         type: "case-finished",
         suiteId: suite.id,
@@ -314,12 +358,35 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
       counts,
       durationMs: performance.now() - suiteStarted,
     });
-  };
-
-  for (const message of input.warnings ?? []) bus.emit({ type: "warning", message });
-  for (const entry of input.refused) {
-    bus.emit({ type: "warning", message: `suite ${entry.suite.id} not run: ${entry.reason}` });
   }
+
+  /** Why a case is not run, or undefined to run it. */
+  #reasonNotToRun(entry: SuiteCase, refusal: string | undefined): string | undefined {
+    const { config, signal } = this.#input;
+    if (refusal) return refusal;
+    const excludedBy = (entry.tags ?? []).find((tag) => config.excludeTags.includes(tag));
+    if (excludedBy) return `excluded by --exclude-tag ${excludedBy}`;
+    if (signal.aborted)
+      return signal.reason instanceof RunTimedOut ? signal.reason.message : "the run was interrupted";
+    const { failed, errored } = this.totals;
+    if (config.maxFailures > 0 && failed + errored >= config.maxFailures)
+      return `stopped after ${config.maxFailures} failing cases (--max-failures)`;
+    return undefined;
+  }
+}
+
+type CleanupOutcome = RunFinished["cleanup"];
+
+/**
+ * Runs the suites (bounded concurrency), the refused ones as skips, then cleans up what the run created: on
+ * failure and on interruption too, without the run's abort signal.
+ */
+async function runSuitesThenCleanUp(
+  input: EngineInput,
+  deps: CaseRunDeps,
+  schedule: SuiteSchedule,
+): Promise<CleanupOutcome> {
+  const { bus, signal, target } = input;
   const onLimit = () => {
     if (signal.reason instanceof RunTimedOut)
       bus.emit({
@@ -331,65 +398,87 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
   // An error no suite awaited (a rejection left floating, a throw in a timer) would end the process with
   // resources left and no report: it errors the cases running when it came instead.
   const stopStrays = deps.strays?.install();
-  const cleanUp = () =>
-    // Without the run's abort signal: an interrupted run still deletes what it made.
-    ledger.drain(async (deletePath) => {
+  const { client } = deps;
+  let cleanup: CleanupOutcome;
+  try {
+    await eachLimited(input.suites, input.config.concurrency, (suite) => schedule.runSuite(suite, undefined));
+    for (const entry of input.refused) await schedule.runSuite(entry.suite, entry.reason);
+  } finally {
+    signal.removeEventListener("abort", onLimit);
+    cleanup = await deps.ledger.drain(async (deletePath) => {
       const headers: Record<string, string> = target.token ? { authorization: `Bearer ${target.token}` } : {};
       const answer = await client.send({ method: "DELETE", url: `${target.baseUrl}${deletePath}`, headers });
       return answer.status;
     });
-  let cleanup: Awaited<ReturnType<typeof cleanUp>>;
-  try {
-    await eachLimited(input.suites, config.concurrency, (suite) => runSuite(suite, undefined));
-    for (const entry of input.refused) await runSuite(entry.suite, entry.reason);
-  } finally {
-    signal.removeEventListener("abort", onLimit);
-    cleanup = await cleanUp();
     await client.close();
     stopStrays?.();
   }
+  return cleanup;
+}
 
+/** What ends the run: its end warnings, the baseline's comparison, and `run-finished` with the verdict. */
+function finishRun(
+  input: EngineInput,
+  run: {
+    readonly deps: CaseRunDeps;
+    readonly schedule: SuiteSchedule;
+    readonly waits: RateLimitWaits;
+    readonly thinNotes: readonly string[];
+    readonly cleanup: CleanupOutcome;
+    readonly started: number;
+  },
+): RunFinished {
+  const { config, bus, signal } = input;
+  const { judge, groups } = run.deps;
+  const totals = run.schedule.totals;
   // What the run's evidence lacks, said at its end (a green run stays green unless --warnings-as-errors).
   const warnings = runWarnings({
-    durationMs: performance.now() - started,
+    durationMs: performance.now() - run.started,
     cases: totals.passed + totals.failed + totals.errored + totals.skipped + totals.interrupted,
-    skipped: skippedReasons,
+    skipped: run.schedule.skippedReasons,
     refused: input.refused.map((entry) => ({ suite: entry.suite.id, reason: entry.reason })),
     answers: judge.answers(),
-    waitedMs,
+    waitedMs: run.waits.waitedMs,
     checksNeverJudged: judge.checksNeverJudged(),
     exchanges: judge.exchanges,
-    thin: thinNotes,
+    thin: [...run.thinNotes],
   });
   for (const message of warnings) bus.emit({ type: "warning", message: `warning: ${message}` });
   const summary = groups.summary();
-  // Suites that ran to their end, so a baseline group of theirs that did not fail is fixed.
-  const suitesRun = new Set(signal.aborted ? [] : input.suites.map((suite) => suite.id));
-  const baseline: BaselineComparison | undefined = config.baseline
-    ? {
-        source: config.baseline.source,
-        ...compareWithBaseline(
-          config.baseline,
-          summary.map((group) => group.id),
-          suitesRun,
-        ),
-      }
-    : undefined;
+  const baseline = baselineOf(config, summary, signal.aborted ? [] : input.suites);
+  const { client } = run.deps;
   const finished: RunFinished = {
     type: "run-finished",
     runId: input.runId,
     finishedAt: new Date().toISOString(),
-    durationMs: performance.now() - started,
+    durationMs: performance.now() - run.started,
     ...withWarnings(verdictOf(totals, signal, baseline), config.warningsAsErrors ? warnings.length : 0),
     counts: totals,
     exchanges: judge.exchanges,
     coverage: judge.coverage(),
     retries: client.retries,
     rateLimited: client.rateLimited,
-    cleanup,
+    cleanup: run.cleanup,
     groups: summary,
     ...(baseline ? { baseline } : {}),
   };
   bus.emit(finished);
   return finished;
+}
+
+/** Which baseline groups are known, new and fixed; `suitesRun`: the suites that ran to their end. */
+function baselineOf(
+  config: RunConfig,
+  summary: ReturnType<FailureGroups["summary"]>,
+  suitesRun: readonly Suite[],
+): BaselineComparison | undefined {
+  if (!config.baseline) return undefined;
+  return {
+    source: config.baseline.source,
+    ...compareWithBaseline(
+      config.baseline,
+      summary.map((group) => group.id),
+      new Set(suitesRun.map((suite) => suite.id)),
+    ),
+  };
 }

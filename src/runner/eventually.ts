@@ -8,9 +8,9 @@
  * The outcome says how long the wait took and how many polls it made, so a case can log each transition's time.
  * @module
  */
-import type { LiveResponse } from "./http-client.ts";
-import { retryAfterMs } from "./http-client.ts";
-import { type PacerClock, realPacerClock } from "./rate-pacer.ts";
+import type { LiveResponse, PacerClock } from "./contracts.ts";
+import { realPacerClock } from "./rate-pacer.ts";
+import { retryAfterMs } from "./transport/retry-429.ts";
 
 export interface EventuallyOptions {
   /** Give up after this long (ms), counting from the first poll. */

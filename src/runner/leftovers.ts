@@ -12,7 +12,8 @@
  */
 import { ConfigError, TargetUnreachableError } from "../core/errors.ts";
 import { SecretValues } from "../core/redact.ts";
-import { HttpClient, type LiveResponse, TransportError } from "./http-client.ts";
+import type { LiveResponse } from "./contracts.ts";
+import { HttpClient, TransportError } from "./http-client.ts";
 import { RatePacer } from "./rate-pacer.ts";
 
 export type LeftoverKind = "node" | "profile" | "load balancer" | "instance" | "OAuth client" | "token";

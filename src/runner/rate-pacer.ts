@@ -22,7 +22,7 @@
  * @module
  */
 import { WaitTooLongError } from "../core/errors.ts";
-import type { RatePolicy } from "./config.ts";
+import type { PacerClock, RatePolicy, WaitListener } from "./contracts.ts";
 
 /** One limit class's window, shared by the operations the target answered with it. */
 interface WindowState {
@@ -42,11 +42,6 @@ const unansweredWindowPollMs = 50;
 /** Sent this long after a window's `Reset`: the target's clock and ours may differ a little. */
 const resetMarginMs = 50;
 
-export interface PacerClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
-
 export const realPacerClock: PacerClock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
@@ -61,9 +56,6 @@ export const realPacerClock: PacerClock = {
       signal?.addEventListener("abort", done, { once: true });
     }),
 };
-
-/** Told of a wait worth saying (a second or more): the pacing key, how long, and why. */
-export type WaitListener = (key: string, waitMs: number, reason: "window" | "budget") => void;
 
 /** Waits shorter than this are not announced: they are pacing, not a stall. */
 export const announcedWaitMs = 1000;
@@ -218,7 +210,7 @@ export class RatePacer {
     // Every answer asks: a key whose window has this limit is in its class already (a class's window is made with
     // its limit, and a key's caller never changes), so no class key is built.
     if (current !== undefined && current.limit === limit) return current;
-    const classKey = limit === undefined ? `\u0001${key}` : `${callerOf(key)}\u0000${limit}`;
+    const classKey = limit === undefined ? `\u0001${key}` : `${callerPartOf(key)}\u0000${limit}`;
     let window = this.#classes.get(classKey);
     if (window === current && window) return window;
     if (!window) {
@@ -246,7 +238,7 @@ export class RatePacer {
 }
 
 /** The caller part of a pacing key (`<operation>\u0000<caller>`): the token's limits span its operations. */
-function callerOf(key: string): string {
+function callerPartOf(key: string): string {
   const at = key.indexOf("\u0000");
   return at < 0 ? "" : key.slice(at + 1);
 }

@@ -18,7 +18,7 @@
 import type { Reproduction, SuiteTag } from "../core/events.ts";
 import type { RequestIntent } from "../core/exchange.ts";
 import type { ApiSpec } from "../spec/types.ts";
-import type { LiveResponse } from "./http-client.ts";
+import type { LiveResponse } from "./contracts.ts";
 
 export interface RequestOptions {
   /** JSON body. */

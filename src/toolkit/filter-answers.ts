@@ -5,7 +5,7 @@
  * @module
  */
 import { compareValues, type FilterJudgement } from "../oracles/filter-oracle.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { apiFacts } from "../spec/conventions.ts";
 import { fewKeys, filterHeader, type Item, itemKey, type ListAnswer, pageHolding } from "./lists.ts";

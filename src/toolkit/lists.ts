@@ -11,7 +11,7 @@
  * @module
  */
 import { judgeRepeats, type PageQuery, pageViolations } from "../oracles/pagination-oracle.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import { type CaseContext, sharedKey } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import type { OperationInfo } from "../spec/types.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext, LoginDriver } from "../runner/suite-api.ts";
 import { call, pathFor, pathOf, requireOperation } from "./operations.ts";
 import { registerMade } from "./resources.ts";

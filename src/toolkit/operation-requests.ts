@@ -25,7 +25,7 @@ import {
   type RequestPart,
 } from "../generators/operation-request-invalid.ts";
 import { requestSchemaOf } from "../generators/request-body.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import { apiOperations, type PathValue, unknownValue } from "./operations.ts";

@@ -5,7 +5,7 @@
  * Also harmless probes: a request to any operation that cannot change anything on any target.
  * @module
  */
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext, RequestOptions } from "../runner/suite-api.ts";
 import type { OperationInfo } from "../spec/types.ts";
 

@@ -7,7 +7,7 @@
  * made (never on what the account already held).
  * @module
  */
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import type { PathValue } from "./operations.ts";
 

@@ -24,7 +24,7 @@
  */
 import fc from "fast-check";
 import { shellQuote } from "../core/shell-quote.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { causeName, knownCause, type RootCause } from "./root-cause.ts";
 

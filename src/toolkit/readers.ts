@@ -7,7 +7,7 @@
  * `maxRecordedDepth` as text: `unreadable`).
  * @module
  */
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 
 /** A shape a value must have: `problem` says what is wrong with a value at a path (undefined when it fits). */

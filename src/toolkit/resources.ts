@@ -5,7 +5,7 @@
  * @module
  */
 import { randomBytes } from "node:crypto";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import { type CallOptions, call, type PathValue, pathOf, requireOperation } from "./operations.ts";

@@ -3,7 +3,7 @@
  * success, "refused with 400 naming field F", header lists and scope sets.
  * @module
  */
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import { headerNotDocumented } from "../spec/operations.ts";

@@ -4,7 +4,7 @@
  * a case that would change the account where writes are not allowed.
  * @module
  */
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
 import { call, pathOf, requireOperation } from "./operations.ts";
 import { registerMade } from "./resources.ts";

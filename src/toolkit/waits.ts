@@ -4,8 +4,9 @@
  * transition happened and log how long it took. Settings: `suiteOptions.workflows.deadlineMs` and `.pollMs`.
  * @module
  */
+
+import type { LiveResponse } from "../runner/contracts.ts";
 import { eventually, formatDuration } from "../runner/eventually.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
 import { isLoopbackTarget } from "../runner/listen-drivers/index.ts";
 import { type CaseContext, sharedKey } from "../runner/suite-api.ts";
 

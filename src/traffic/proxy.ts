@@ -20,14 +20,16 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Agent, type Dispatcher, request } from "undici";
+import { callerOf } from "../core/caller.ts";
 import { ConfigError, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
+import { flatHeaders } from "../core/recorder.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
 import { proxyCertificate } from "./proxy-certificate.ts";
-import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
+import { ExchangeRecorder, type ObservedExchange } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
 /** The suite id of a proxy's traffic. */
@@ -76,14 +78,6 @@ function forwardedHeaders(incoming: IncomingMessage): Record<string, string | st
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined || hopByHop.has(name)) continue;
     out[name] = value;
-  }
-  return out;
-}
-
-function flat(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
 }
@@ -183,22 +177,12 @@ async function relayAnswer(
   }
   const status = answer.statusCode;
   const body = kept.text();
-  const flatHeaders = flat(answer.headers);
-  return kept.cut || clientGone
-    ? { status, headers: flatHeaders, body, bytes: kept.total }
-    : { status, headers: flatHeaders, body };
+  const headers = flatHeaders(answer.headers);
+  return kept.cut || clientGone ? { status, headers, body, bytes: kept.total } : { status, headers, body };
 }
 
 export async function runProxy(config: RunConfig, options: ProxyOptions): Promise<RunFinished> {
-  const host = options.host ?? "127.0.0.1";
-  if (!isLoopbackHost(host)) throw new ConfigError(`--host ${host}: the proxy listens on loopback only`);
-  let target: URL;
-  try {
-    target = new URL(options.target);
-  } catch {
-    throw new ConfigError(`--target ${options.target}: not a URL`);
-  }
-  const targetBase = target.href.replace(/\/$/, "");
+  const { host, targetBase } = proxyPlace(options);
   const checks = selectChecks(config.checks, config.excludeChecks);
   const spec = await loadSpec(config.specPath);
   const bus = new EventBus();
@@ -218,80 +202,86 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     },
     [{ id: proxySourceId, title: `traffic through the proxy to ${targetBase}` }],
   );
-  const agent = new Agent({
-    connectTimeout: config.timeoutMs,
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
-    connect: {
-      ...(config.caFile ? { ca: readFileSync(config.caFile, "utf8") } : {}),
-      ...(config.insecure ? { rejectUnauthorized: false } : {}),
-    },
+  const forwarder = new Forwarder(config, options, targetBase, recorder, session, bus);
+  const server = await listen(options, host, forwarder.listener);
+  const limited = runSignal(options.signal, config.maxTimeMs);
+  const stopSnapshots = snapshotsEvery(options.reportEveryMs, session, bus);
+  try {
+    await abortOf(limited.signal);
+  } finally {
+    stopSnapshots();
+    limited.stop();
+  }
+  const reason: unknown = limited.signal.reason;
+  if (reason instanceof RunTimedOut)
+    bus.emit({
+      type: "warning",
+      message: `the proxy reached its time limit of ${reason.limitMs} ms (--max-time): it stops and writes the reports of what it judged`,
+    });
+  // Within its bound: the exchanges in flight are abandoned (a target stalling or streaming without end must not
+  // hold it), then the server closes.
+  server.closeAllConnections();
+  await forwarder.stop();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const finished = session.finish(limited.signal);
+  await bus.flush();
+  return finished;
+}
+
+/** Where the proxy listens (loopback only) and the target's base it forwards to; a usage error otherwise. */
+function proxyPlace(options: ProxyOptions): { host: string; targetBase: string } {
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopbackHost(host)) throw new ConfigError(`--host ${host}: the proxy listens on loopback only`);
+  let target: URL;
+  try {
+    target = new URL(options.target);
+  } catch {
+    throw new ConfigError(`--target ${options.target}: not a URL`);
+  }
+  return { host, targetBase: target.href.replace(/\/$/, "") };
+}
+
+/** Resolves when `signal` aborts (at once if it has). */
+function abortOf(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
   });
-  const maxRequestBytes = options.maxRequestBytes ?? config.maxResponseBytes;
-  let judged = 0;
-  /** Set once it stops: an exchange it abandons then is its own doing, not the target's, and is not judged. */
-  let stopping = false;
-  const inFlight = new Set<Promise<void>>();
+}
 
-  const handle = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const startedAt = Date.now();
-    const started = performance.now();
-    const method = incoming.method ?? "GET";
-    const url = `${targetBase}${incoming.url ?? "/"}`;
-    const headers = forwardedHeaders(incoming);
-    const requestHeaders = flat(headers);
-    // Every credential the client sent, the hop-by-hop Proxy-Authorization too (not forwarded, not recorded).
-    recorder.learnHeaders(flat(incoming.headers));
-    const sentKept = new KeptBytes(maxRequestBytes);
-    const body = forwardedBody(incoming, sentKept);
-    // A streamed body keeps the length the client declared (undici would otherwise send it chunked).
-    const length = incoming.headers["content-length"];
-    if (body && length !== undefined) headers["content-length"] = length;
-    let headersMs = 0;
-    const observed = (rest: Pick<ObservedExchange, "response" | "error">): ObservedExchange => ({
-      method,
-      url,
-      requestHeaders,
-      requestBody: sentKept.total > 0 ? sentKept.text() : undefined,
-      ...rest,
-      startedAt,
-      headersMs,
-      totalMs: performance.now() - started,
-    });
-    try {
-      const answer = await request(url, { method: method as "GET", headers, body, dispatcher: agent });
-      headersMs = performance.now() - started;
-      const response = await relayAnswer(answer, outgoing, config);
-      if (stopping) return;
-      session.add(proxySourceId, recorder.record(observed({ response })), callerOf(requestHeaders));
-    } catch (error) {
-      if (stopping) return;
-      const code = (error as { code?: string }).code ?? "TRANSPORT";
-      if (!outgoing.headersSent) {
-        outgoing.writeHead(502, { "content-type": "text/plain" });
-        outgoing.end(`conform proxy: the target did not answer (${code})\n`);
-      } else outgoing.destroy();
-      const message = (error as Error).message;
-      session.add(
-        proxySourceId,
-        recorder.record(observed({ response: undefined, error: { code, message } })),
-      );
-    }
-    judged += 1;
-    options.onExchange?.(judged);
-  };
+/**
+ * Every `everyMs`, a `run-snapshot` of what was judged so far; answers how to stop them. A snapshot is not taken
+ * while the previous one is still being written (a slow disk, a short period): that tick is skipped, so the reports
+ * are never written over each other nor queued up behind a slow write.
+ */
+function snapshotsEvery(everyMs: number | undefined, session: TrafficSession, bus: EventBus): () => void {
+  if (everyMs === undefined) return () => {};
+  let writing = false;
+  const timer = setInterval(() => {
+    if (writing) return;
+    writing = true;
+    session.snapshot();
+    // A listener's failure is kept by the bus and thrown by the last flush; a snapshot's is told by its line.
+    bus
+      .flush()
+      .catch(() => undefined)
+      .finally(() => {
+        writing = false;
+      });
+  }, everyMs);
+  return () => clearInterval(timer);
+}
 
-  const listener = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const handled = handle(incoming, outgoing).catch((error: unknown) => {
-      if (!outgoing.headersSent) outgoing.writeHead(502);
-      outgoing.end();
-      bus.emit({ type: "warning", message: `proxy: ${(error as Error).message}` });
-    });
-    inFlight.add(handled);
-    void handled.finally(() => inFlight.delete(handled));
-  };
+type HttpServer = ReturnType<typeof createServer>;
+
+/** The proxy's server, listening: plain HTTP, or HTTPS with a certificate of its own written for the clients. */
+async function listen(
+  options: ProxyOptions,
+  host: string,
+  listener: (incoming: IncomingMessage, outgoing: ServerResponse) => void,
+): Promise<HttpServer> {
   let scheme = "http";
-  let server: ReturnType<typeof createServer>;
+  let server: HttpServer;
   if (options.httpsCertFile !== undefined) {
     const own = await proxyCertificate(host);
     try {
@@ -301,9 +291,7 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
         `--https: ${options.httpsCertFile} cannot be written (${(error as NodeJS.ErrnoException).code ?? error})`,
       );
     }
-    server = createHttpsServer({ cert: own.cert, key: own.key }, listener) as unknown as ReturnType<
-      typeof createServer
-    >;
+    server = createHttpsServer({ cert: own.cert, key: own.key }, listener) as unknown as HttpServer;
     scheme = "https";
   } else server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
@@ -320,48 +308,115 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   options.onListening?.(`${scheme}://${shown}:${address.port}`);
-  const limited = runSignal(options.signal, config.maxTimeMs);
-  // A snapshot is not taken while the previous one is still being written (a slow disk, a short period): that tick
-  // is skipped, so the reports are never written over each other nor queued up behind a slow write.
-  let writing = false;
-  const snapshots =
-    options.reportEveryMs === undefined
-      ? undefined
-      : setInterval(() => {
-          if (writing) return;
-          writing = true;
-          session.snapshot();
-          // A listener's failure is kept by the bus and thrown by the last flush; a snapshot's is told by its line.
-          bus
-            .flush()
-            .catch(() => undefined)
-            .finally(() => {
-              writing = false;
-            });
-        }, options.reportEveryMs);
-  try {
-    await new Promise<void>((resolve) => {
-      if (limited.signal.aborted) resolve();
-      else limited.signal.addEventListener("abort", () => resolve(), { once: true });
+  return server;
+}
+
+/**
+ * Forwards each request to the target and hands its answer back as it streams, then records the exchange and
+ * judges it in the session. Stopping abandons what is in flight: an exchange cut by the proxy itself is not judged.
+ */
+class Forwarder {
+  readonly #config: RunConfig;
+  readonly #options: ProxyOptions;
+  readonly #targetBase: string;
+  readonly #recorder: ExchangeRecorder;
+  readonly #session: TrafficSession;
+  readonly #bus: EventBus;
+  readonly #agent: Agent;
+  readonly #maxRequestBytes: number;
+  readonly #inFlight = new Set<Promise<void>>();
+  #judged = 0;
+  /** Set once it stops: an exchange it abandons then is its own doing, not the target's, and is not judged. */
+  #stopping = false;
+
+  constructor(
+    config: RunConfig,
+    options: ProxyOptions,
+    targetBase: string,
+    recorder: ExchangeRecorder,
+    session: TrafficSession,
+    bus: EventBus,
+  ) {
+    this.#config = config;
+    this.#options = options;
+    this.#targetBase = targetBase;
+    this.#recorder = recorder;
+    this.#session = session;
+    this.#bus = bus;
+    this.#maxRequestBytes = options.maxRequestBytes ?? config.maxResponseBytes;
+    this.#agent = new Agent({
+      connectTimeout: config.timeoutMs,
+      headersTimeout: config.timeoutMs,
+      bodyTimeout: config.timeoutMs,
+      connect: {
+        ...(config.caFile ? { ca: readFileSync(config.caFile, "utf8") } : {}),
+        ...(config.insecure ? { rejectUnauthorized: false } : {}),
+      },
     });
-  } finally {
-    clearInterval(snapshots);
-    limited.stop();
   }
-  const reason: unknown = limited.signal.reason;
-  if (reason instanceof RunTimedOut)
-    bus.emit({
-      type: "warning",
-      message: `the proxy reached its time limit of ${reason.limitMs} ms (--max-time): it stops and writes the reports of what it judged`,
+
+  readonly listener = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const handled = this.#handle(incoming, outgoing).catch((error: unknown) => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+      this.#bus.emit({ type: "warning", message: `proxy: ${(error as Error).message}` });
     });
-  // Within its bound: the exchanges in flight are abandoned (a target stalling or streaming without end must not
-  // hold it), then the server closes.
-  stopping = true;
-  server.closeAllConnections();
-  await agent.destroy();
-  await Promise.allSettled([...inFlight]);
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  const finished = session.finish(limited.signal);
-  await bus.flush();
-  return finished;
+    this.#inFlight.add(handled);
+    void handled.finally(() => this.#inFlight.delete(handled));
+  };
+
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    await this.#agent.destroy();
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async #handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const startedAt = Date.now();
+    const started = performance.now();
+    const method = incoming.method ?? "GET";
+    const url = `${this.#targetBase}${incoming.url ?? "/"}`;
+    const headers = forwardedHeaders(incoming);
+    const requestHeaders = flatHeaders(headers);
+    // Every credential the client sent, the hop-by-hop Proxy-Authorization too (not forwarded, not recorded).
+    this.#recorder.learnHeaders(flatHeaders(incoming.headers));
+    const sentKept = new KeptBytes(this.#maxRequestBytes);
+    const body = forwardedBody(incoming, sentKept);
+    // A streamed body keeps the length the client declared (undici would otherwise send it chunked).
+    const length = incoming.headers["content-length"];
+    if (body && length !== undefined) headers["content-length"] = length;
+    let headersMs = 0;
+    const observed = (rest: Pick<ObservedExchange, "response" | "error">): ObservedExchange => ({
+      method,
+      url,
+      requestHeaders,
+      requestBody: sentKept.total > 0 ? sentKept.text() : undefined,
+      ...rest,
+      startedAt,
+      headersMs,
+      totalMs: performance.now() - started,
+    });
+    try {
+      const answer = await request(url, { method: method as "GET", headers, body, dispatcher: this.#agent });
+      headersMs = performance.now() - started;
+      const response = await relayAnswer(answer, outgoing, this.#config);
+      if (this.#stopping) return;
+      this.#judge(observed({ response }), callerOf(requestHeaders));
+    } catch (error) {
+      if (this.#stopping) return;
+      const code = (error as { code?: string }).code ?? "TRANSPORT";
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(502, { "content-type": "text/plain" });
+        outgoing.end(`conform proxy: the target did not answer (${code})\n`);
+      } else outgoing.destroy();
+      const message = (error as Error).message;
+      this.#judge(observed({ response: undefined, error: { code, message } }), undefined);
+    }
+  }
+
+  #judge(observed: ObservedExchange, caller: string | undefined): void {
+    this.#session.add(proxySourceId, this.#recorder.record(observed), caller);
+    this.#judged += 1;
+    this.#options.onExchange?.(this.#judged);
+  }
 }

@@ -1,14 +1,15 @@
 /**
- * Turning an observed request and answer (a proxy's, a recording's) into a recorded {@link Exchange} as the
- * runner's client records its own, by the same policy (`core/redaction-policy.ts`): header names lower-cased,
- * secrets redacted and learnt, every secret learnt so far scrubbed wherever it appears, the operation matched.
+ * Turning an observed request and answer (a proxy's, a recording's) into a recorded {@link Exchange} through the
+ * one recorder the runner's transport records its own with (`core/recorder.ts`, by the one redaction policy):
+ * header names lower-cased, secrets redacted and learnt, every secret learnt so far scrubbed wherever it appears,
+ * the operation matched.
  * @module
  */
-import { createHash } from "node:crypto";
 import type { RecordingGaps } from "../checks/types.ts";
-import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
+import type { Exchange } from "../core/exchange.ts";
+import { recordAnswer, recordRequest } from "../core/recorder.ts";
 import { SecretValues } from "../core/redact.ts";
-import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
+import { recordHeaders } from "../core/redaction-policy.ts";
 import { operationMatchOf } from "../runner/operation-matcher.ts";
 import type { ApiSpec } from "../spec/types.ts";
 
@@ -39,18 +40,6 @@ export interface ObservedExchange {
   readonly recording?: RecordingGaps;
 }
 
-function parsedJson(text: string): unknown {
-  const first = /\S/.exec(text.slice(0, 64))?.[0];
-  if (first !== "{" && first !== "[") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-const isJsonType = (type: string | undefined) => type !== undefined && /[/+]json\b/i.test(type);
-
 /**
  * Which operation a URL hits when the API's base URL is not known: the path after its version segment (`/v4`),
  * else the path as it is; login-server operations by their path as it is.
@@ -80,16 +69,6 @@ export function trafficMatcher(
   };
 }
 
-/**
- * Who sent a request, as far as its headers tell: a short digest of its credential (never the credential), or
- * undefined when it has none or a recording redacted it.
- */
-export function callerOf(headers: Readonly<Record<string, string>>): string | undefined {
-  const credential = Object.entries(headers).find(([name]) => name.toLowerCase() === "authorization")?.[1];
-  if (!credential || /redacted|\*{3}|^\s*(bearer|basic)?\s*$/i.test(credential)) return undefined;
-  return createHash("sha256").update(credential).digest("hex").slice(0, 12);
-}
-
 export class ExchangeRecorder {
   readonly secrets = new SecretValues();
   readonly #match: (method: string, url: string) => string | undefined;
@@ -106,41 +85,11 @@ export class ExchangeRecorder {
 
   /** Learns what an exchange teaches without recording it (a recording read whole: its later secrets too). */
   learn(observed: ObservedExchange): void {
-    recordHeaders(observed.requestHeaders, this.secrets);
-    recordUrl(observed.url, this.secrets);
-    if (observed.requestBody)
-      recordBody(observed.requestBody, parsedJson(observed.requestBody), this.secrets);
-    if (observed.response) {
-      recordHeaders(observed.response.headers, this.secrets);
-      recordBody(observed.response.body, parsedJson(observed.response.body), this.secrets);
-    }
+    this.#recorded(observed);
   }
 
   record(observed: ObservedExchange): Exchange {
-    const requestHeaders = recordHeaders(observed.requestHeaders, this.secrets);
-    const request: { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] } = {
-      method: observed.method.toUpperCase(),
-      url: recordUrl(observed.url, this.secrets),
-      headers: requestHeaders,
-      body:
-        observed.requestBody === undefined || observed.requestBody === ""
-          ? undefined
-          : recordBody(observed.requestBody, parsedJson(observed.requestBody), this.secrets).text,
-    };
-    if (observed.breaks !== undefined) request.breaks = observed.breaks;
-    let response: RecordedResponse | undefined;
-    if (observed.response) {
-      const headers = recordHeaders(observed.response.headers, this.secrets);
-      const body = recordBody(observed.response.body, parsedJson(observed.response.body), this.secrets);
-      response = {
-        status: observed.response.status,
-        headers,
-        json: isJsonType(headers["content-type"]) ? body.json : undefined,
-        text: body.text,
-        truncated: observed.response.bytes !== undefined,
-        bytes: observed.response.bytes ?? Buffer.byteLength(observed.response.body),
-      };
-    }
+    const { request, response } = this.#recorded(observed);
     return {
       id: this.#nextId++,
       request,
@@ -157,5 +106,33 @@ export class ExchangeRecorder {
       operationId: this.#match(observed.method, observed.url),
       retries: 0,
     };
+  }
+
+  /** The request and the answer as the one recorder records them (`core/recorder.ts`), as the runner's own. */
+  #recorded(observed: ObservedExchange): Pick<Exchange, "request" | "response"> {
+    const body = observed.requestBody === "" ? undefined : observed.requestBody;
+    const request = recordRequest(
+      {
+        method: observed.method.toUpperCase(),
+        url: observed.url,
+        headers: observed.requestHeaders,
+        body,
+        breaks: observed.breaks,
+      },
+      this.secrets,
+    );
+    const answer = observed.response;
+    if (!answer) return { request, response: undefined };
+    const { response } = recordAnswer(
+      {
+        status: answer.status,
+        headers: recordHeaders(answer.headers, this.secrets),
+        text: answer.body,
+        bytes: answer.bytes ?? Buffer.byteLength(answer.body),
+        truncated: answer.bytes !== undefined,
+      },
+      this.secrets,
+    );
+    return { request, response };
   }
 }

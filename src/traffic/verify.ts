@@ -6,6 +6,7 @@
  */
 import { basename } from "node:path";
 import type { RecordingGaps } from "../checks/types.ts";
+import { callerOf } from "../core/caller.ts";
 import { ConfigError } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
 import { InputFileRefused, inputLimits, readInputFile } from "../core/input-file.ts";
@@ -15,7 +16,7 @@ import { type RunOptions, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
 import { readCassette } from "./cassette.ts";
 import { isHar, readHar } from "./har.ts";
-import { callerOf, ExchangeRecorder, type ObservedExchange } from "./record.ts";
+import { ExchangeRecorder, type ObservedExchange } from "./record.ts";
 import { TrafficSession } from "./session.ts";
 
 /** A method as HTTP writes it (a token), short. */

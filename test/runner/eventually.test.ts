@@ -3,9 +3,8 @@
  * stop on abort, and space polls by the interval stretched to what the rate-limit window allows.
  */
 import { describe, expect, it } from "vitest";
+import type { LiveResponse, PacerClock } from "../../src/runner/contracts.ts";
 import { eventually, formatDuration, pollDelay } from "../../src/runner/eventually.ts";
-import type { LiveResponse } from "../../src/runner/http-client.ts";
-import type { PacerClock } from "../../src/runner/rate-pacer.ts";
 
 /** A clock whose sleeps pass at once, advancing time. */
 function fakeClock(start = 1_000_000): PacerClock & { slept: number[] } {

@@ -6,8 +6,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SecretValues } from "../../src/core/redact.ts";
+import type { PacerClock } from "../../src/runner/contracts.ts";
 import { HttpClient } from "../../src/runner/http-client.ts";
-import { type PacerClock, RatePacer } from "../../src/runner/rate-pacer.ts";
+import { RatePacer } from "../../src/runner/rate-pacer.ts";
 
 let origin = "";
 // Every answer says its window is spent and resets in a minute.

@@ -273,6 +273,22 @@ describe("runner HTTP client", () => {
   });
 
   it.each([
+    ["an answer", `/ok`],
+    ["a refused connection", undefined],
+  ])("a listener that throws on %s rejects the request with its error", async (_name, path) => {
+    const http = client();
+    const url = path === undefined ? "http://127.0.0.1:9/nothing" : `${origin}${path}`;
+    const fault = new Error("the judge broke");
+    const error = await http
+      .send({ method: "GET", url }, () => {
+        throw fault;
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toBe(fault);
+    await http.close();
+  });
+
+  it.each([
     ["3", 3000],
     ["0", 0],
     ["soon", undefined],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseRatePolicy, runConfigDefaults } from "../../src/runner/config.ts";
-import { type PacerClock, RatePacer } from "../../src/runner/rate-pacer.ts";
+import type { PacerClock } from "../../src/runner/contracts.ts";
+import { RatePacer } from "../../src/runner/rate-pacer.ts";
 
 function fakeClock(): PacerClock & { slept: number[] } {
   let now = 1_000_000;

@@ -4,7 +4,7 @@
  * read or made before, keeps what the run made apart, and refuses values that do not fit.
  */
 import { describe, expect, it } from "vitest";
-import type { LiveResponse } from "../../src/runner/http-client.ts";
+import type { LiveResponse } from "../../src/runner/contracts.ts";
 import type { OperationInfo } from "../../src/spec/types.ts";
 import { fieldFor, itemsOf, PathHarvest, parentTemplate } from "../../src/toolkit/path-values.ts";
 

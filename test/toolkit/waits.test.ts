@@ -4,7 +4,7 @@
  * delivering, so a suite can stop waiting for more of the same.
  */
 import { describe, expect, it } from "vitest";
-import type { LiveResponse } from "../../src/runner/http-client.ts";
+import type { LiveResponse } from "../../src/runner/contracts.ts";
 import { type AwaitedThing, waitFor, waitForAll } from "../../src/toolkit/waits.ts";
 import { fakeCase, specWith } from "../helpers/fake-case.ts";
 

@@ -9,7 +9,7 @@
  * need none of them are still exercised, and a case that needs a made resource skips with that reason.
  * @module
  */
-import type { LiveResponse } from "../../runner/http-client.ts";
+import type { LiveResponse } from "../../runner/contracts.ts";
 import { type CaseContext, sharedKey } from "../../runner/suite-api.ts";
 import { cheapestType, resolveFixture } from "../fixtures.ts";
 import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";

@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import type { BodySchema, RequestBodyConstraints } from "../../generators/request-body.ts";
 import { requestSchemaOf } from "../../generators/request-body.ts";
-import type { LiveResponse } from "../../runner/http-client.ts";
+import type { LiveResponse } from "../../runner/contracts.ts";
 import type { CaseContext, RequestOptions } from "../../runner/suite-api.ts";
 import type { OperationInfo } from "../../spec/types.ts";
 import { fixtureFields, resolveFixture } from "../fixtures.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 import { type BodySchema, responseSchemaOf } from "../../generators/request-body.ts";
-import type { LiveResponse } from "../../runner/http-client.ts";
+import type { LiveResponse } from "../../runner/contracts.ts";
 import type { CaseContext } from "../../runner/suite-api.ts";
 import { conventionsOf } from "../../spec/conventions.ts";
 import type { OperationInfo } from "../../spec/types.ts";
