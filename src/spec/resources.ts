@@ -107,8 +107,19 @@ function drafts(spec: ApiSpec): Draft[] {
   );
 }
 
+const derived = new WeakMap<ApiSpec, readonly Resource[]>();
+
 /** Every resource of the description, parents before children, in the description's order among equals. */
-export function resourcesOf(spec: ApiSpec): Resource[] {
+export function resourcesOf(spec: ApiSpec): readonly Resource[] {
+  let resources = derived.get(spec);
+  if (!resources) {
+    resources = Object.freeze(derive(spec));
+    derived.set(spec, resources);
+  }
+  return resources;
+}
+
+function derive(spec: ApiSpec): Resource[] {
   const all = drafts(spec);
   const resources = all.map((draft) => resourceOf(spec, draft, all));
   const depth = (resource: Resource) => segmentsOf(resource.path).length;
@@ -245,6 +256,15 @@ function propertyNames(document: unknown, schema: unknown, depth = 0): Set<strin
     for (const name of propertyNames(document, member, depth + 1)) names.add(name);
   }
   return names;
+}
+
+/** The resource an operation (its create, read, update, delete, list or action) belongs to. */
+export function resourceOfOperation(spec: ApiSpec, operation: OperationInfo): Resource | undefined {
+  return resourcesOf(spec).find(
+    (resource) =>
+      [resource.list, resource.create, resource.read, resource.update, resource.delete].includes(operation) ||
+      resource.actions.includes(operation),
+  );
 }
 
 /** The resource `path` names (a collection's or singleton's path, trailing slash ignored). */

@@ -27,6 +27,7 @@ import {
 import { requestSchemaOf } from "../generators/request-body.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
+import { resourceOfOperation } from "../spec/resources.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import { apiOperations, type PathValue, unknownValue } from "./operations.ts";
 import { fieldFor, itemsOf, PathHarvest, parentTemplate, templateParameters } from "./path-values.ts";
@@ -254,10 +255,12 @@ function registerCreated(
   const idName = templateParameters(remove.pathTemplate).at(-1)!;
   const item = itemsOf(response.parsed)[0];
   const idKey = item ? fieldFor(idName, item) : undefined;
+  const resource = resourceOfOperation(t.spec, remove);
   registerMade(t, response, {
     what: `${operation.operationId} result`,
     label,
     ...(idKey ? { idKey } : {}),
+    ...(resource ? { kind: { resource, parentIds: prepared.pathValues } } : {}),
     deletePath: (id) => pathWith(remove, { ...prepared.pathValues, [idName]: id }),
   });
   harvest.record(operation.pathTemplate, prepared.pathValues, response, true);
