@@ -129,6 +129,8 @@ export {
   operationRequestInvalid,
   type RequestPart,
 } from "./generators/operation-request-invalid.ts";
+export { ancestorsOf, type Resource, resourceAt, resourcesOf } from "./spec/resources.ts";
+export * from "./toolkit/lifecycle.ts";
 export * from "./toolkit/operation-requests.ts";
 export * from "./toolkit/path-values.ts";
 

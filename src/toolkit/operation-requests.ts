@@ -152,25 +152,34 @@ function send(t: CaseContext, operation: OperationInfo, request: OperationReques
 }
 
 /**
- * Values the target holds for top-level body properties that name a resource of a list without parameters: a
- * property `region` takes the `id`s of the items read at a list whose last segment is `regions` (`types` for
- * `type`, `policies` for `policy`).
+ * The lists without parameters whose items name what a top-level body property of `operation` takes: a property
+ * `region` takes the `id`s of the items read at a list whose last segment is `regions` (`types` for `type`,
+ * `policies` for `policy`).
  */
-function foundBodyValues(
+export function bodyValueLists(
   t: CaseContext,
   operation: OperationInfo,
-  harvest: PathHarvest,
-): Record<string, unknown[]> {
+): { readonly name: string; readonly list: OperationInfo }[] {
   const names = Object.keys(requestSchemaOf(t.spec, operation.operationId)?.properties ?? {});
-  const found: Record<string, unknown[]> = {};
-  if (names.length === 0) return found;
-  for (const list of apiOperations(t)) {
-    if (list.method !== "get" || list.pathTemplate.includes("{")) continue;
+  if (names.length === 0) return [];
+  return apiOperations(t).flatMap((list) => {
+    if (list.method !== "get" || list.pathTemplate.includes("{")) return [];
     const last = list.pathTemplate.split("/").at(-1) ?? "";
     const name = names.find((candidate) =>
       [`${candidate}s`, `${candidate}es`, candidate.replace(/y$/, "ies")].includes(last),
     );
-    if (name === undefined) continue;
+    return name === undefined ? [] : [{ name, list }];
+  });
+}
+
+/** Values the target holds for top-level body properties, from the lists {@link bodyValueLists} names. */
+export function foundBodyValues(
+  t: CaseContext,
+  operation: OperationInfo,
+  harvest: PathHarvest,
+): Record<string, unknown[]> {
+  const found: Record<string, unknown[]> = {};
+  for (const { name, list } of bodyValueLists(t, operation)) {
     const ids = harvest.seenAt(list.pathTemplate).flatMap((item) => (item.id === undefined ? [] : [item.id]));
     if (ids.length > 0) found[name] = ids;
   }
