@@ -120,6 +120,35 @@ export class Chain {
     return last!;
   }
 
+  /**
+   * A create body valid by its schema whose property naming a held value (`region`) names one the target does not
+   * hold: drawn from the schema instead of the list; undefined when no such property or draw.
+   */
+  async absentReference(ids: Ids): Promise<RefusedCreate | undefined> {
+    const create = this.resource.create!;
+    const found = await heldValues(this.t, create);
+    for (const [name, held] of Object.entries(found)) {
+      const rest = Object.fromEntries(Object.entries(found).filter(([other]) => other !== name));
+      for (const minimal of [true, false]) {
+        const arbitrary = operationRequest(this.t.spec, create, {
+          pathValues: ids,
+          found: rest,
+          minimal,
+          label: () => "x",
+        });
+        const body = fc.sample(arbitrary, { numRuns: 1, seed: this.#nextSeed() })[0]!.value.body;
+        if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+        const value = (body as Record<string, unknown>)[name];
+        if (value !== undefined && !held.some((one) => one === value))
+          return {
+            why: `a create naming a ${name} the target does not hold`,
+            body: body as Record<string, unknown>,
+          };
+      }
+    }
+    return undefined;
+  }
+
   /** An invalid create body (one rule broken in it), or undefined when its description constrains nothing. */
   async invalidCreate(ids: Ids): Promise<{ body: unknown; broken: readonly BrokenRule[] } | undefined> {
     const create = this.resource.create!;
@@ -537,18 +566,23 @@ async function deleteAndAfter(chain: Chain, made: Made, parentIds: Ids): Promise
     });
 }
 
-/** A create refused (4xx) for a rule its body breaks leaves no item with its label in the list. */
+/**
+ * A create the target must refuse leaves no item with its label in the list: one naming a value the target does
+ * not hold (a `region` drawn from its schema, not from the regions listed: refused by the server's own checks),
+ * else one breaking a rule of its body's schema.
+ */
 async function failedCreateLeavesNothing(chain: Chain, parentIds: Ids): Promise<void> {
   const { resource, t } = chain;
-  const invalid = await chain.invalidCreate(parentIds);
-  const body = invalid?.body;
-  if (!invalid || typeof body !== "object" || body === null || Array.isArray(body)) return;
-  if (invalid.broken.some((rule) => rule.at === "label") || !("label" in body)) return;
+  const refused = (await chain.absentReference(parentIds)) ?? (await schemaBreakingCreate(chain, parentIds));
+  // Found by the label it was given: a create whose body takes none cannot be looked for.
+  const labelled = requestSchemaOf(t.spec, resource.create!.operationId)?.properties?.label;
+  if (!refused || !labelled?.types?.includes("string")) return;
   const label = t.label(`${resource.name.split("/").at(-1)!.slice(0, 8)}-bad`);
-  const sent = { ...body, label };
   const path = fill(resource.create!.pathTemplate, parentIds);
-  const breaks = invalid.broken.map((rule) => `${rule.in} ${rule.at}: ${rule.rule}`).join("; ");
-  const response = await chain.send("a create breaking a rule", "POST", path, { json: sent, breaks });
+  const response = await chain.send(refused.why, "POST", path, {
+    json: { ...refused.body, label },
+    ...(refused.breaks ? { breaks: refused.breaks } : {}),
+  });
   registerMade(t, response, {
     what: `${resource.name} (a create that should have been refused)`,
     label,
@@ -557,11 +591,30 @@ async function failedCreateLeavesNothing(chain: Chain, parentIds: Ids): Promise<
       fill(resource.delete!.pathTemplate, { ...parentIds, [resource.idParameter!]: made }),
     kind: { resource, parentIds },
   });
-  if (response.status < 400 || response.status > 499) return;
+  if (response.status < 400 || response.status > 499) {
+    t.log(`${resource.name}: ${refused.why} answered ${response.status}: no refusal to judge a leak after`);
+    return;
+  }
   const items = await listAll(chain, resource.list!, path, "list after the refused create");
   const left = items?.find((item) => item.label === label);
   chain.judge("a refused create leaves nothing in the list", left === undefined, {
     expected: `no item labelled ${label}`,
     actual: left ? `listed: ${JSON.stringify(left).slice(0, 200)}` : "the list did not answer",
   });
+}
+
+interface RefusedCreate {
+  readonly why: string;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly breaks?: string;
+}
+
+/** A create body breaking one rule of its schema (not its label's), when there is one to break. */
+async function schemaBreakingCreate(chain: Chain, parentIds: Ids): Promise<RefusedCreate | undefined> {
+  const invalid = await chain.invalidCreate(parentIds);
+  const body = invalid?.body;
+  if (!invalid || typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+  if (invalid.broken.some((rule) => rule.at === "label")) return undefined;
+  const breaks = invalid.broken.map((rule) => `${rule.in} ${rule.at}: ${rule.rule}`).join("; ");
+  return { why: "a create breaking a rule", body: body as Record<string, unknown>, breaks };
 }
