@@ -240,8 +240,10 @@ export function comparableFields(
   );
 }
 
-/** Whether `actual` holds `expected`: equal scalars; objects by the keys sent; arrays item by item. */
+/** Whether `actual` holds `expected` (a null sent: anything): equal scalars; objects by the keys sent; arrays item by item. */
 export function holds(expected: unknown, actual: unknown): boolean {
+  // A null sent asks for no value: the answer may show null or the default it stands for (`tags: []`).
+  if (expected === null) return true;
   if (Array.isArray(expected))
     return (
       Array.isArray(actual) &&
@@ -358,7 +360,10 @@ async function readBackAndList(chain: Chain, made: Made, parentIds: Ids): Promis
   const items = await listAll(chain, resource.list!, fill(resource.list!.pathTemplate, parentIds), "list");
   const listed = itemWithId(resource, items, made.id);
   const listMisses = listed ? differing(fields, made.sent, listed) : fields;
-  if ((readMisses === undefined || readMisses.length > 0) && listMisses.length > 0 && fields.length > 0) {
+  // Kept nothing: neither the read back nor the list shows the item as sent (its label, or any field of it).
+  const lost = (misses: readonly string[] | undefined) =>
+    misses === undefined || misses.length === fields.length || misses.includes("label");
+  if (fields.length > 0 && lost(readMisses) && (listed === undefined || lost(listMisses))) {
     chain.judge("the target keeps what it is given", false, {
       expected: `what the create sent (${fields.join(", ")}) in the read back and the list`,
       actual: `the read back ${read ? `(${read.status}) differs in ${readMisses?.join(", ") || "nothing"}` : "is not described"}; the list ${listed ? `differs in ${listMisses.join(", ")}` : `lacks id ${made.id}`}`,
