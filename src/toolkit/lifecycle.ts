@@ -47,12 +47,26 @@ const attempts = [false, false, true, true, true] as const;
 const fill = (template: string, ids: Ids) =>
   template.replace(/\{([^{}]+)\}/g, (_all, name: string) => encodeURIComponent(String(ids[name])));
 
+interface JudgeDetails {
+  readonly expected?: unknown;
+  readonly actual?: unknown;
+  readonly response?: LiveResponse;
+  readonly message?: string;
+}
+
 /** The numbered steps of one resource's chain, and its assertions, each showing the steps that led to it. */
 export class Chain {
   readonly #steps: string[] = [];
   readonly t: CaseContext;
   readonly resource: Resource;
   #salt = 0;
+  readonly #verdicts: {
+    name: string;
+    ok: boolean;
+    details: JudgeDetails;
+    side: "kept" | "gone" | undefined;
+  }[] = [];
+  #keptNothing: { evidence: string; response: LiveResponse | undefined } | undefined;
   /** The 4xx that refused every valid body of the last create that made nothing, if that is why. */
   lastRefusal: LiveResponse | undefined;
 
@@ -67,14 +81,45 @@ export class Chain {
     return response;
   }
 
-  /** An assertion named `<resource>: <name>`, its message ending with the chain so far. */
-  judge(
-    name: string,
-    ok: boolean,
-    details: { expected?: unknown; actual?: unknown; response?: LiveResponse },
-  ) {
+  /**
+   * A step's verdict named `<resource>: <name>`, its message ending with the chain so far; held until
+   * {@link conclude}. `side`: evidence that the target keeps what it is given (`kept`) or that a delete is final
+   * (`gone`).
+   */
+  judge(name: string, ok: boolean, details: JudgeDetails, side?: "kept" | "gone"): boolean {
     const message = `chain of ${this.resource.name}:\n${this.#steps.join("\n")}`;
-    return this.t.expect(`${this.resource.name}: ${name}`, ok, { ...details, message });
+    this.#verdicts.push({ name, ok, details: { ...details, message }, side });
+    return ok;
+  }
+
+  /** Says the target keeps nothing it is given, with what shows it: the chain's one verdict. */
+  keepsNothing(evidence: string, response: LiveResponse | undefined): void {
+    this.#keptNothing = { evidence, response };
+  }
+
+  /**
+   * Records the chain's verdicts: each step's own, unless the target keeps nothing it is given (said so, or both
+   * what it keeps and what it deletes fail: a stateless mock answering examples), then one verdict saying so.
+   */
+  conclude(): void {
+    const failed = (side: "kept" | "gone") => this.#verdicts.filter((each) => !each.ok && each.side === side);
+    const both = [...failed("kept"), ...failed("gone")];
+    const keptNothing =
+      this.#keptNothing ??
+      (failed("kept").length > 0 && failed("gone").length > 0
+        ? { evidence: both.map((each) => each.name).join("; "), response: both[0]!.details.response }
+        : undefined);
+    if (keptNothing) {
+      this.t.expect(`${this.resource.name}: the target keeps what it is given`, false, {
+        expected: "what was created, updated and deleted stays so",
+        actual: `the target does not keep what it is given: ${keptNothing.evidence}`,
+        message: `chain of ${this.resource.name}:\n${this.#steps.join("\n")}`,
+        ...(keptNothing.response ? { response: keptNothing.response } : {}),
+      });
+      return;
+    }
+    for (const verdict of this.#verdicts)
+      this.t.expect(`${this.resource.name}: ${verdict.name}`, verdict.ok, verdict.details);
   }
 
   /** A seed per request of the chain, from the run's and the resource's: the same run sends the same chain. */
@@ -318,6 +363,15 @@ const is2xx = (response: LiveResponse) => response.status >= 200 && response.sta
  */
 export async function runLifecycle(t: CaseContext, resource: Resource): Promise<boolean> {
   const chain = new Chain(t, resource);
+  try {
+    return await chainSteps(chain);
+  } finally {
+    chain.conclude();
+  }
+}
+
+async function chainSteps(chain: Chain): Promise<boolean> {
+  const { t, resource } = chain;
   const parentIds = await makeAncestors(chain);
   if (parentIds === undefined) return notMade(chain, "its parents can be made");
   const made = await createItem(chain, resource, parentIds, "create");
@@ -364,23 +418,32 @@ async function readBackAndList(chain: Chain, made: Made, parentIds: Ids): Promis
   const lost = (misses: readonly string[] | undefined) =>
     misses === undefined || misses.length === fields.length || misses.includes("label");
   if (fields.length > 0 && lost(readMisses) && (listed === undefined || lost(listMisses))) {
-    chain.judge("the target keeps what it is given", false, {
-      expected: `what the create sent (${fields.join(", ")}) in the read back and the list`,
-      actual: `the read back ${read ? `(${read.status}) differs in ${readMisses?.join(", ") || "nothing"}` : "is not described"}; the list ${listed ? `differs in ${listMisses.join(", ")}` : `lacks id ${made.id}`}`,
-      ...(read ? { response: read } : {}),
-    });
+    chain.keepsNothing(
+      `the read back ${read ? `(${read.status}) differs in ${readMisses?.join(", ") || "nothing"}` : "is not described"}; the list ${listed ? `differs in ${listMisses.join(", ")}` : `lacks id ${made.id}`}`,
+      read,
+    );
     return false;
   }
   if (read && readMisses)
-    chain.judge("read back equals what was sent", readMisses.length === 0, {
-      expected: fields.map((name) => `${name}=${JSON.stringify(made.sent[name])}`).join(", "),
-      actual: is2xx(read) ? `differs in ${readMisses.join(", ")}` : read.status,
-      response: read,
-    });
-  chain.judge("the list holds it", listed !== undefined, {
-    expected: `an item with id ${made.id}`,
-    actual: "absent",
-  });
+    chain.judge(
+      "read back equals what was sent",
+      readMisses.length === 0,
+      {
+        expected: fields.map((name) => `${name}=${JSON.stringify(made.sent[name])}`).join(", "),
+        actual: is2xx(read) ? `differs in ${readMisses.join(", ")}` : read.status,
+        response: read,
+      },
+      "kept",
+    );
+  chain.judge(
+    "the list holds it",
+    listed !== undefined,
+    {
+      expected: `an item with id ${made.id}`,
+      actual: "absent",
+    },
+    "kept",
+  );
   return true;
 }
 
@@ -441,11 +504,16 @@ async function updateKept(chain: Chain, made: Made): Promise<void> {
         made.id,
       );
   const misses = differing(fields, sent, item);
-  chain.judge("the update is kept", misses.length === 0, {
-    expected: fields.map((name) => `${name}=${JSON.stringify(sent[name])}`).join(", "),
-    actual: `differs in ${misses.join(", ")}`,
-    ...(read ? { response: read } : {}),
-  });
+  chain.judge(
+    "the update is kept",
+    misses.length === 0,
+    {
+      expected: fields.map((name) => `${name}=${JSON.stringify(sent[name])}`).join(", "),
+      actual: `differs in ${misses.join(", ")}`,
+      ...(read ? { response: read } : {}),
+    },
+    "kept",
+  );
 }
 
 /** A child made under the item is listed under it, not under a sibling, and read through the sibling is 404. */
@@ -538,11 +606,16 @@ async function deleteAndAfter(chain: Chain, made: Made, parentIds: Ids): Promise
   ) => {
     if (template === undefined) return;
     const response = await chain.send(why, method, fill(template, made.ids), options);
-    chain.judge(`${why} after the delete is 404`, response.status === 404, {
-      expected: 404,
-      actual: response.status,
-      response,
-    });
+    chain.judge(
+      `${why} after the delete is 404`,
+      response.status === 404,
+      {
+        expected: 404,
+        actual: response.status,
+        response,
+      },
+      "gone",
+    );
   };
   await gone("a read", "GET", resource.read?.pathTemplate);
   const items = await listAll(
@@ -551,10 +624,15 @@ async function deleteAndAfter(chain: Chain, made: Made, parentIds: Ids): Promise
     fill(resource.list!.pathTemplate, parentIds),
     "list after the delete",
   );
-  chain.judge("the list lacks it after the delete", itemWithId(resource, items, made.id) === undefined, {
-    expected: `no item with id ${made.id}`,
-    actual: items ? "still listed" : "the list did not answer",
-  });
+  chain.judge(
+    "the list lacks it after the delete",
+    itemWithId(resource, items, made.id) === undefined,
+    {
+      expected: `no item with id ${made.id}`,
+      actual: items ? "still listed" : "the list did not answer",
+    },
+    "gone",
+  );
   await gone("a second delete", "DELETE", resource.delete!.pathTemplate);
   if (resource.update) {
     const request = await chain.validRequest(resource.update, made.ids, true);
@@ -564,11 +642,16 @@ async function deleteAndAfter(chain: Chain, made: Made, parentIds: Ids): Promise
   }
   const again = await createItem(chain, resource, parentIds, "create another");
   if (again)
-    chain.judge("a new create gets a new id, not the deleted one", String(again.id) !== String(made.id), {
-      expected: `an id other than ${made.id}`,
-      actual: again.id,
-      response: again.response,
-    });
+    chain.judge(
+      "a new create gets a new id, not the deleted one",
+      String(again.id) !== String(made.id),
+      {
+        expected: `an id other than ${made.id}`,
+        actual: again.id,
+        response: again.response,
+      },
+      "kept",
+    );
 }
 
 /**
