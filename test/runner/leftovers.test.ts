@@ -3,15 +3,11 @@
  * renamed (the reference server serving that copy), `cleanLeftovers` finds the run's labelled resources in every
  * collection, what lives under them first, and deletes them through the description's deletes; others' stay.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { createReferenceServer, type ReferenceServer } from "../../src/reference/server.ts";
 import { cleanLeftovers } from "../../src/runner/leftovers.ts";
-import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import { renamedDescription } from "../helpers/renamed-spec.ts";
 
 const renaming: Record<string, string> = {
   nodebalancers: "balancers",
@@ -22,28 +18,12 @@ const renaming: Record<string, string> = {
   profile: "me",
 };
 
-function renamedDescription(): string {
-  const document = parse(readFileSync(bundledSpecPath, "utf8")) as { paths: Record<string, unknown> };
-  document.paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path
-        .split("/")
-        .map((segment) => renaming[segment] ?? segment)
-        .join("/"),
-      item,
-    ]),
-  );
-  const file = join(mkdtempSync(join(tmpdir(), "conform-leftovers-")), "renamed.yaml");
-  writeFileSync(file, stringify(document));
-  return file;
-}
-
 const servers: ReferenceServer[] = [];
 afterAll(() => Promise.all(servers.map((server) => server.close())));
 
 describe("cleanLeftovers by the description", () => {
   it("on renamed paths: finds the prefix's resources in every collection, children first, and leaves the rest", async () => {
-    const spec = await loadSpec(renamedDescription());
+    const spec = await loadSpec(renamedDescription(renaming));
     const server = await createReferenceServer({ spec, http: true });
     servers.push(server);
     const post = async (path: string, json: unknown) => {

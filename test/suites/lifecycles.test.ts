@@ -3,13 +3,10 @@
  * bundled description and on one whose paths are all renamed (it finds the resources in the description alone),
  * with everything it made deleted; red with each lifecycle fault, on the step the fault breaks.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { lifecycleFaults } from "../../src/reference/faults/lifecycle-faults.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { renamedDescription } from "../helpers/renamed-spec.ts";
 import { describeProblems, expectFaultCaught, runSuites } from "../helpers/run-suites.ts";
 
 const renaming: Record<string, string> = {
@@ -18,26 +15,10 @@ const renaming: Record<string, string> = {
   compute: "machines",
 };
 
-function renamedDescription(): string {
-  const document = parse(readFileSync(bundledSpecPath, "utf8")) as { paths: Record<string, unknown> };
-  document.paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path
-        .split("/")
-        .map((segment) => renaming[segment] ?? segment)
-        .join("/"),
-      item,
-    ]),
-  );
-  const file = join(mkdtempSync(join(tmpdir(), "conform-lifecycles-")), "renamed.yaml");
-  writeFileSync(file, stringify(document));
-  return file;
-}
-
 describe("lifecycles suite", () => {
   it.each([
     ["the bundled description", bundledSpecPath],
-    ["a description with renamed paths", renamedDescription()],
+    ["a description with renamed paths", renamedDescription(renaming)],
   ])("is green on the clean reference with %s, and leaves nothing behind", async (_name, specPath) => {
     const run = await runSuites({ suites: ["lifecycles"], specPath });
     expect(describeProblems(run)).toBe("");
