@@ -9,7 +9,7 @@
  */
 import { deref, isObject } from "./pointer.ts";
 import type { ApiSpec, OperationInfo } from "./types.ts";
-import { listOperations } from "./walk-operations.ts";
+import { listOperations, type RawOperation } from "./walk-operations.ts";
 
 export interface Resource {
   /** Its literal segments joined by `/` (`nodebalancers/configs`): what people call it. */
@@ -182,16 +182,25 @@ function parentResource(path: string, all: readonly Draft[]): Resource["parent"]
   return undefined;
 }
 
+/** The operations as written, listed once per description. */
+const written = new WeakMap<ApiSpec, RawOperation[]>();
+
 /** The written operation and its first 2xx response object, found by operationId (else method and path). */
 function successResponse(
   spec: ApiSpec,
   operation: OperationInfo,
 ): Readonly<Record<string, unknown>> | undefined {
-  const raw = listOperations(spec.document).find(
-    (candidate) =>
-      candidate.operation.operationId === operation.operationId ||
-      (candidate.method === operation.method && operation.pathTemplate.endsWith(candidate.pathTemplate)),
-  );
+  let raws = written.get(spec);
+  if (!raws) {
+    raws = listOperations(spec.document);
+    written.set(spec, raws);
+  }
+  const raw =
+    raws.find((candidate) => candidate.operation.operationId === operation.operationId) ??
+    raws.find(
+      (candidate) =>
+        candidate.method === operation.method && operation.pathTemplate.endsWith(candidate.pathTemplate),
+    );
   const responses = isObject(raw?.operation.responses) ? raw.operation.responses : {};
   const status = Object.keys(responses)
     .filter((key) => /^2(?:\d\d|XX)$/i.test(key))
