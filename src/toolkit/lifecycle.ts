@@ -11,7 +11,7 @@
  */
 import fc from "fast-check";
 import type { BrokenRule } from "../core/exchange.ts";
-import { operationRequest } from "../generators/operation-request.ts";
+import { operationRequest, pathValueFits } from "../generators/operation-request.ts";
 import { brokenRulesOf, operationRequestInvalid } from "../generators/operation-request-invalid.ts";
 import { type BodySchema, requestSchemaOf, responseSchemaOf } from "../generators/request-body.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
@@ -90,6 +90,11 @@ export class Chain {
     const message = `chain of ${this.resource.name}:\n${this.#steps.join("\n")}`;
     this.#verdicts.push({ name, ok, details: { ...details, message }, side });
     return ok;
+  }
+
+  /** Whether a step of the chain failed so far. */
+  failed(): boolean {
+    return this.#verdicts.some((verdict) => !verdict.ok);
   }
 
   /** Says the target keeps nothing it is given, with what shows it: the chain's one verdict. */
@@ -253,6 +258,18 @@ export async function createItem(
     chain.lastRefusal = response.status >= 400 && response.status <= 499 ? response : undefined;
     return undefined;
   }
+  // An id its own item's path cannot take (below the parameter's minimum, not its type): the target's failure,
+  // and the end of the chain (no request of the description can name that item).
+  const item = resource.read ?? resource.delete!;
+  if (!pathValueFits(t.spec, item, resource.idParameter!, id)) {
+    chain.lastRefusal = undefined;
+    chain.judge("the create's id fits its item's path parameter", false, {
+      expected: `a value of {${resource.idParameter}} as ${item.operationId} describes it`,
+      actual: id,
+      response,
+    });
+    return undefined;
+  }
   return { ids: { ...parentIds, [resource.idParameter!]: id }, id, sent, response };
 }
 
@@ -396,7 +413,7 @@ function notMade(chain: Chain, name: string): false {
     const why = `${chain.resource.name}: its lifecycle is not judged: every valid body was refused (${refusal.status}: ${refusal.text.slice(0, 200)}), so it needs what the description does not state`;
     chain.t.log(why);
     chain.t.thinEvidence(why);
-  } else chain.judge(name, false, { expected: "2xx with an id", actual: "not made" });
+  } else if (!chain.failed()) chain.judge(name, false, { expected: "2xx with an id", actual: "not made" });
   return false;
 }
 

@@ -25,8 +25,20 @@ export default defineSuite({
         if (resources.length === 0)
           t.skip("the description has no resource with a create and a delete the run selects");
         let through = 0;
-        for (const resource of resources) if (await runLifecycle(t, resource)) through += 1;
+        let first: unknown;
+        for (const resource of resources) {
+          try {
+            if (await runLifecycle(t, resource)) through += 1;
+          } catch (error) {
+            // One resource's trouble (a request conform could not build, a connection cut) does not stop the
+            // others; the first is raised at the end, so the case still errors with its code.
+            if (t.signal.aborted) throw error;
+            t.log(`${resource.name}: stopped: ${(error as Error)?.message}`);
+            first ??= error;
+          }
+        }
         t.log(`${through} of ${resources.length} chains went through to the delete`);
+        if (first) throw first;
       },
     },
   ],
