@@ -11,7 +11,7 @@
  */
 import fc from "fast-check";
 import type { BrokenRule } from "../core/exchange.ts";
-import { operationRequest, pathValueFits } from "../generators/operation-request.ts";
+import { type OperationRequest, operationRequest, pathValueFits } from "../generators/operation-request.ts";
 import { brokenRulesOf, operationRequestInvalid } from "../generators/operation-request-invalid.ts";
 import { type BodySchema, requestSchemaOf, responseSchemaOf } from "../generators/request-body.ts";
 import type { LiveResponse } from "../runner/http-client.ts";
@@ -144,7 +144,23 @@ export class Chain {
       minimal,
       label: () => this.t.label(this.resource.name.split("/").at(-1)!.slice(0, 10)),
     });
-    return fc.sample(arbitrary, { numRuns: 1, seed: this.#nextSeed() })[0]!.value;
+    const request = fc.sample(arbitrary, { numRuns: 1, seed: this.#nextSeed() })[0]!.value;
+    return operation.method === "post" ? this.#labelled(operation, request) : request;
+  }
+
+  /**
+   * A create's body with the run's label even where a minimal body left the optional `label` out: what the run
+   * makes is then found by `conform cleanup` whatever stops the run.
+   */
+  #labelled(operation: OperationInfo, request: OperationRequest): OperationRequest {
+    const body = request.body;
+    const schema = requestSchemaOf(this.t.spec, operation.operationId)?.properties?.label;
+    if (typeof body !== "object" || body === null || Array.isArray(body) || "label" in body) return request;
+    if (!schema?.types?.includes("string")) return request;
+    const label = this.t.label(this.resource.name.split("/").at(-1)!.slice(0, 10));
+    if (label.length > (schema.maxLength ?? Infinity) || label.length < (schema.minLength ?? 0))
+      return request;
+    return { ...request, body: { ...body, label } };
   }
 
   /**
