@@ -137,6 +137,9 @@ export {
   operationRequestInvalid,
   type RequestPart,
 } from "./generators/operation-request-invalid.ts";
+export { ancestorsOf, type Resource, resourceAt, resourcesOf } from "./spec/resources.ts";
+export * from "./toolkit/lifecycle.ts";
+export { runLifecycle } from "./toolkit/lifecycle-steps.ts";
 export * from "./toolkit/operation-requests.ts";
 export * from "./toolkit/path-values.ts";
 

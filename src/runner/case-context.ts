@@ -289,8 +289,8 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
       deps.thinEvidence?.(`${deps.suiteId}/${deps.caseId}: ${deps.secrets.scrub(reason)}`),
     isOperationSelected: (operationId) => deps.operations?.leftOutReason(operationId) === undefined,
     label: (name) => deps.labels.make(name),
-    cleanup(description, deletePath) {
-      deps.ledger.record({ description, deletePath });
+    cleanup(description, deletePath, made) {
+      deps.ledger.record({ description, deletePath, ...(made ? { made } : {}) });
     },
     cleanupUnidentified(description, label) {
       deps.ledger.recordUnidentified({ description, label });

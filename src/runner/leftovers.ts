@@ -1,35 +1,39 @@
 /**
  * Leftovers of runs that never cleaned up (killed, crashed, a machine gone): every resource whose label carries a
- * run's prefix, across load balancers (with their profiles and nodes), instances, OAuth clients and personal
- * access tokens, found over HTTP and deleted children first: a load balancer's nodes, then its profiles, then the
- * load balancer; then instances (no node points at them any more); then OAuth clients; personal access tokens
- * last. `conform cleanup` is the command; `dryRun` lists without deleting.
+ * run's prefix, in every collection the loaded description lists and can delete (`resourcesOf`), found over HTTP
+ * and deleted children first: what lives under a matching item (listed through the description's child
+ * collections, whatever its own label) before the item itself. No path of the API is written here: a description
+ * whose paths differ is cleaned by what it says. `conform cleanup` is the command; `dryRun` lists without deleting.
  *
  * A label matches when it is the prefix or starts with it followed by `-` (labels are `<prefix>-<run>-<name>`),
- * so `conform` never matches `conformance-prod`. The token the cleanup itself uses is never deleted. A resource
- * already gone (404) counts as deleted.
+ * so `conform` never matches `conformance-prod`. The token the cleanup itself uses is never deleted (an item that
+ * shows its first characters). A resource already gone (404) counts as deleted.
  * @module
  */
 import { ConfigError, TargetUnreachableError } from "../core/errors.ts";
 import { SecretValues } from "../core/redact.ts";
+import { conventionsOf } from "../spec/conventions.ts";
+import { idFieldCandidates, type Resource, resourcesOf } from "../spec/resources.ts";
+import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { LiveResponse } from "./contracts.ts";
 import { HttpClient, TransportError } from "./http-client.ts";
 import { RatePacer } from "./rate-pacer.ts";
 
-export type LeftoverKind = "node" | "profile" | "load balancer" | "instance" | "OAuth client" | "token";
-
 export interface Leftover {
-  readonly kind: LeftoverKind;
+  /** The resource's name in the description (`nodebalancers/configs`). */
+  readonly kind: string;
   readonly id: string;
-  /** The label, or what stands for it (`port 80` for a profile without one). */
+  /** The label, or `(no label)`. */
   readonly label: string;
   /** Path under the base URL. */
   readonly deletePath: string;
-  /** The load balancer a node or profile belongs to. */
+  /** The item it lives under (`nodebalancers 12`). */
   readonly parent?: string;
 }
 
 export interface LeftoverOptions {
+  /** The description whose collections are searched and whose deletes are used. */
+  readonly spec: ApiSpec;
   /** The API base URL (ends in /v4). */
   readonly baseUrl: string;
   readonly token: string | undefined;
@@ -67,21 +71,23 @@ function endpointKey(method: string, url: string): string {
   return `${method} ${new URL(url).pathname.replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
 }
 
-interface Listed {
-  id?: unknown;
-  label?: unknown;
-  port?: unknown;
-  token?: unknown;
+type Listed = Readonly<Record<string, unknown>>;
+
+/** A template's path filled with values by parameter name, each encoded. */
+function filled(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/\{([^{}]+)\}/g, (_all, name: string) => encodeURIComponent(values[name] ?? ""));
 }
 
 class Lister {
   readonly failed: string[] = [];
   private readonly client: HttpClient;
   private readonly options: LeftoverOptions;
+  private readonly pageSize: number;
 
   constructor(client: HttpClient, options: LeftoverOptions) {
     this.client = client;
     this.options = options;
+    this.pageSize = conventionsOf(options.spec).pageSize.max;
   }
 
   async send(method: string, path: string): Promise<LiveResponse> {
@@ -101,25 +107,125 @@ class Lister {
     }
   }
 
-  /** Every item of a paginated list (at most 100 pages of 500), or undefined when it cannot be listed. */
-  async all(path: string, what: string): Promise<Listed[] | undefined> {
+  /**
+   * Every item of a list (a page envelope's `data` or an array; at most 100 pages, of the largest size the
+   * description allows when the list takes `page` and `page_size`), or undefined when it cannot be listed.
+   */
+  async all(list: OperationInfo, path: string, what: string): Promise<Listed[] | undefined> {
+    const takes = (name: string) => list.parameters.some((parameter) => parameter.name === name);
+    const paged = takes("page");
     const items: Listed[] = [];
     for (let page = 1, pages = 1; page <= pages && page <= 100; page += 1) {
-      const response = await this.send("GET", `${path}?page=${page}&page_size=500`);
+      const query = [paged ? `page=${page}` : "", takes("page_size") ? `page_size=${this.pageSize}` : ""]
+        .filter(Boolean)
+        .join("&");
+      const response = await this.send("GET", query === "" ? path : `${path}?${query}`);
       if (response.status === 401) {
         throw new ConfigError(
           `the target refused the token (401) listing ${what}: give a valid --token or --token-env`,
         );
       }
-      const body = response.json as { data?: Listed[]; pages?: unknown } | undefined;
-      if (response.status !== 200 || !Array.isArray(body?.data)) {
+      const body = response.json as { data?: unknown; pages?: unknown } | unknown[] | undefined;
+      const data = Array.isArray(body) ? body : body?.data;
+      if (response.status !== 200 || !Array.isArray(data)) {
         this.failed.push(`${what} could not be listed (GET ${path} answered ${response.status})`);
         return undefined;
       }
-      items.push(...body.data);
-      pages = typeof body.pages === "number" ? body.pages : 1;
+      items.push(...data.filter((item): item is Listed => typeof item === "object" && item !== null));
+      pages = paged && !Array.isArray(body) && typeof body?.pages === "number" ? body.pages : 1;
     }
     return items;
+  }
+}
+
+/** The resources cleanup can reach: listed and deleted by the description, each item by its id. */
+function cleanable(spec: ApiSpec): Resource[] {
+  return resourcesOf(spec).filter(
+    (resource) => resource.list && resource.delete && resource.idParameter !== undefined,
+  );
+}
+
+/** The item's id as its path takes it: the create's id field, else the parameter's candidate names. */
+function idOf(resource: Resource, item: Listed): string | undefined {
+  const names = [
+    ...(resource.idField ? [resource.idField.name] : []),
+    ...idFieldCandidates(resource.idParameter!),
+  ];
+  const value = names.map((name) => item[name]).find((found) => found !== undefined && found !== null);
+  return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+}
+
+function labelOf(item: Listed): string {
+  return typeof item.label === "string" ? item.label : "(no label)";
+}
+
+/**
+ * Whether an item shows the start of the cleanup's own token (lists show a token's first characters then `...`):
+ * at least 8 characters of it, in any of its string fields.
+ */
+function showsToken(item: Listed, token: string | undefined): boolean {
+  if (!token) return false;
+  return Object.values(item).some((value) => {
+    if (typeof value !== "string" || !value.endsWith("...")) return false;
+    const shown = value.slice(0, -3);
+    return shown.length >= 8 && token.startsWith(shown);
+  });
+}
+
+class Finder {
+  readonly found: Leftover[] = [];
+  readonly kept: string[] = [];
+  readonly #resources: Resource[];
+  readonly #lister: Lister;
+  readonly #token: string | undefined;
+
+  constructor(spec: ApiSpec, lister: Lister, token: string | undefined) {
+    this.#resources = cleanable(spec);
+    this.#lister = lister;
+    this.#token = token;
+  }
+
+  /** The top-level collections' items carrying the prefix, each after what lives under it. */
+  async search(prefix: string): Promise<void> {
+    for (const resource of this.#resources.filter((each) => !each.path.includes("{"))) {
+      const items = await this.#lister.all(resource.list!, resource.path, resource.name);
+      for (const item of items ?? []) {
+        if (labelMatches(item.label, prefix)) await this.#take(resource, item, {}, undefined);
+      }
+    }
+  }
+
+  /** Everything under the item first (its child collections, whatever their labels), then the item. */
+  async #take(
+    resource: Resource,
+    item: Listed,
+    values: Readonly<Record<string, string>>,
+    parent: string | undefined,
+  ): Promise<void> {
+    const id = idOf(resource, item);
+    if (id === undefined) {
+      this.#lister.failed.push(`${resource.name} ${labelOf(item)}: its list item names no id`);
+      return;
+    }
+    const label = labelOf(item);
+    if (showsToken(item, this.#token)) {
+      this.kept.push(`${resource.name} ${id} ${label}: it is the token this cleanup uses`);
+      return;
+    }
+    const own = { ...values, [resource.idParameter!]: id };
+    const name = `${resource.name} ${id}`;
+    for (const child of this.#resources.filter((each) => each.parent?.path === resource.path)) {
+      const path = filled(child.list!.pathTemplate, own);
+      const items = await this.#lister.all(child.list!, path, `${child.name} of ${name}`);
+      for (const childItem of items ?? []) await this.#take(child, childItem, own, name);
+    }
+    this.found.push({
+      kind: resource.name,
+      id,
+      label,
+      deletePath: filled(resource.delete!.pathTemplate, own),
+      ...(parent === undefined ? {} : { parent }),
+    });
   }
 }
 
@@ -149,76 +255,10 @@ export async function cleanLeftovers(options: LeftoverOptions): Promise<Leftover
   });
   const progress = options.onProgress ?? (() => {});
   const lister = new Lister(client, options);
-  const found: Leftover[] = [];
-  const kept: string[] = [];
+  const finder = new Finder(options.spec, lister, options.token);
   try {
-    const mine = (items: Listed[] | undefined) =>
-      (items ?? []).filter((item) => labelMatches(item.label, options.prefix));
-
-    for (const balancer of mine(await lister.all("/nodebalancers", "load balancers"))) {
-      const base = `/nodebalancers/${String(balancer.id)}`;
-      const parent = `load balancer ${String(balancer.id)}`;
-      const profiles = (await lister.all(`${base}/configs`, `profiles of ${parent}`)) ?? [];
-      for (const profile of profiles) {
-        const path = `${base}/configs/${String(profile.id)}`;
-        for (const node of (await lister.all(`${path}/nodes`, `nodes of profile ${String(profile.id)}`)) ??
-          []) {
-          found.push({
-            kind: "node",
-            id: String(node.id),
-            label: String(node.label),
-            deletePath: `${path}/nodes/${String(node.id)}`,
-            parent,
-          });
-        }
-      }
-      for (const profile of profiles) {
-        const label = typeof profile.label === "string" ? profile.label : `port ${String(profile.port)}`;
-        found.push({
-          kind: "profile",
-          id: String(profile.id),
-          label,
-          deletePath: `${base}/configs/${String(profile.id)}`,
-          parent,
-        });
-      }
-      found.push({
-        kind: "load balancer",
-        id: String(balancer.id),
-        label: String(balancer.label),
-        deletePath: base,
-      });
-    }
-    for (const instance of mine(await lister.all("/compute/instances", "instances"))) {
-      found.push({
-        kind: "instance",
-        id: String(instance.id),
-        label: String(instance.label),
-        deletePath: `/compute/instances/${String(instance.id)}`,
-      });
-    }
-    for (const client of mine(await lister.all("/account/oauth-clients", "OAuth clients"))) {
-      found.push({
-        kind: "OAuth client",
-        id: String(client.id),
-        label: String(client.label),
-        deletePath: `/account/oauth-clients/${encodeURIComponent(String(client.id))}`,
-      });
-    }
-    for (const token of mine(await lister.all("/profile/tokens", "personal access tokens"))) {
-      // Lists show a token's first characters then `...`: never delete the token this cleanup runs with.
-      const shown = typeof token.token === "string" ? token.token.replace(/\.\.\.$/, "") : "";
-      if (options.token && shown.length >= 8 && options.token.startsWith(shown)) {
-        kept.push(`token ${String(token.id)} ${String(token.label)}: it is the token this cleanup uses`);
-        continue;
-      }
-      found.push({
-        kind: "token",
-        id: String(token.id),
-        label: String(token.label),
-        deletePath: `/profile/tokens/${String(token.id)}`,
-      });
-    }
+    await finder.search(options.prefix);
+    const { found, kept } = finder;
     for (const leftover of found)
       progress(`${options.dryRun ? "would delete" : "found"} ${describe(leftover)}`);
     for (const reason of kept) progress(`kept ${reason}`);

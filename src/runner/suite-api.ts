@@ -19,6 +19,7 @@ import type { Reproduction, SuiteTag } from "../core/events.ts";
 import type { RequestIntent } from "../core/exchange.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { LiveResponse } from "./contracts.ts";
+import type { MadeResource } from "./ledger.ts";
 
 export interface RequestOptions {
   /** JSON body. */
@@ -156,8 +157,11 @@ export interface CaseContext {
   skip(reason: string): never;
   /** A label for a resource the run creates: the run's prefix, then `name`, short and unique. */
   label(name: string): string;
-  /** Registers a resource to delete at the end of the run (in reverse order), whatever happens. */
-  cleanup(description: string, deletePath: string): void;
+  /**
+   * Registers a resource to delete at the end of the run (newest first, children before parents), whatever
+   * happens; `made`: its resource kind in the description and its ids.
+   */
+  cleanup(description: string, deletePath: string, made?: MadeResource): void;
   /**
    * Registers a resource the target made but whose answer did not say which (no id, no `Location`): it cannot be
    * deleted by path, so the end of the run lists it by `label` (when it has one) as a cleanup failure, for

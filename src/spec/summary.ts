@@ -4,6 +4,7 @@
  * @module
  */
 import { dialectName } from "./dialect.ts";
+import { type Resource, resourcesOf } from "./resources.ts";
 import type { ApiSpec, FilterableField, OperationInfo } from "./types.ts";
 
 /** A summary of a loaded description: what it is, its areas, lists and their filters, scopes, oddities. */
@@ -40,6 +41,10 @@ export function summarizeSpec(spec: ApiSpec): string {
         : `filterable: ${fields.map(describeField).join(", ")} [${[...new Set(fields.map((field) => field.extension))].join(", ")}]`;
     lines.push(`  ${label(operation)}: ${filters}`);
   }
+
+  const resources = resourcesOf(spec);
+  lines.push(`Resources (${resources.length}):`);
+  for (const resource of resources) lines.push(`  ${describeResource(resources, resource)}`);
 
   const publicOperations = operations.filter((operation) => operation.security.public);
   lines.push(
@@ -95,6 +100,26 @@ function label(operation: OperationInfo): string {
   return operation.operationId === `${operation.method} ${operation.pathTemplate}`
     ? name
     : `${name} (${operation.operationId})`;
+}
+
+/**
+ * One resource on one line: its path, what it offers, its actions, its parent and the parameter linking them,
+ * where the create's answer holds the id.
+ */
+function describeResource(resources: readonly Resource[], resource: Resource): string {
+  const offers = (["list", "create", "read", "update", "delete"] as const).filter((name) => resource[name]);
+  const parts = [
+    `${resource.path}${resource.singleton ? " (singleton)" : ""}: ${offers.join(", ") || "no operation"}`,
+  ];
+  if (resource.actions.length > 0)
+    parts.push(`actions ${resource.actions.map((operation) => operation.operationId).join(", ")}`);
+  const parent = resource.parent && resources.find((other) => other.path === resource.parent?.path);
+  if (parent && resource.parent) parts.push(`under ${parent.name} by {${resource.parent.parameter}}`);
+  if (resource.idField)
+    parts.push(`id in the create's answer: ${resource.idField.name} (${resource.idField.from})`);
+  else if (resource.create && resource.itemPath)
+    parts.push("the create's answer names no id field (the Location header, else id, is read)");
+  return parts.join("; ");
 }
 
 function describeField(field: FilterableField): string {

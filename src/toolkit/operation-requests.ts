@@ -27,6 +27,7 @@ import {
 import { requestSchemaOf } from "../generators/request-body.ts";
 import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
+import { resourceOfOperation } from "../spec/resources.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import { apiOperations, type PathValue, unknownValue } from "./operations.ts";
 import { fieldFor, itemsOf, PathHarvest, parentTemplate, templateParameters } from "./path-values.ts";
@@ -151,25 +152,34 @@ function send(t: CaseContext, operation: OperationInfo, request: OperationReques
 }
 
 /**
- * Values the target holds for top-level body properties that name a resource of a list without parameters: a
- * property `region` takes the `id`s of the items read at a list whose last segment is `regions` (`types` for
- * `type`, `policies` for `policy`).
+ * The lists without parameters whose items name what a top-level body property of `operation` takes: a property
+ * `region` takes the `id`s of the items read at a list whose last segment is `regions` (`types` for `type`,
+ * `policies` for `policy`).
  */
-function foundBodyValues(
+export function bodyValueLists(
   t: CaseContext,
   operation: OperationInfo,
-  harvest: PathHarvest,
-): Record<string, unknown[]> {
+): { readonly name: string; readonly list: OperationInfo }[] {
   const names = Object.keys(requestSchemaOf(t.spec, operation.operationId)?.properties ?? {});
-  const found: Record<string, unknown[]> = {};
-  if (names.length === 0) return found;
-  for (const list of apiOperations(t)) {
-    if (list.method !== "get" || list.pathTemplate.includes("{")) continue;
+  if (names.length === 0) return [];
+  return apiOperations(t).flatMap((list) => {
+    if (list.method !== "get" || list.pathTemplate.includes("{")) return [];
     const last = list.pathTemplate.split("/").at(-1) ?? "";
     const name = names.find((candidate) =>
       [`${candidate}s`, `${candidate}es`, candidate.replace(/y$/, "ies")].includes(last),
     );
-    if (name === undefined) continue;
+    return name === undefined ? [] : [{ name, list }];
+  });
+}
+
+/** Values the target holds for top-level body properties, from the lists {@link bodyValueLists} names. */
+export function foundBodyValues(
+  t: CaseContext,
+  operation: OperationInfo,
+  harvest: PathHarvest,
+): Record<string, unknown[]> {
+  const found: Record<string, unknown[]> = {};
+  for (const { name, list } of bodyValueLists(t, operation)) {
     const ids = harvest.seenAt(list.pathTemplate).flatMap((item) => (item.id === undefined ? [] : [item.id]));
     if (ids.length > 0) found[name] = ids;
   }
@@ -254,10 +264,12 @@ function registerCreated(
   const idName = templateParameters(remove.pathTemplate).at(-1)!;
   const item = itemsOf(response.parsed)[0];
   const idKey = item ? fieldFor(idName, item) : undefined;
+  const resource = resourceOfOperation(t.spec, remove);
   registerMade(t, response, {
     what: `${operation.operationId} result`,
     label,
     ...(idKey ? { idKey } : {}),
+    ...(resource ? { kind: { resource, parentIds: prepared.pathValues } } : {}),
     deletePath: (id) => pathWith(remove, { ...prepared.pathValues, [idName]: id }),
   });
   harvest.record(operation.pathTemplate, prepared.pathValues, response, true);

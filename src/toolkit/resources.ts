@@ -7,8 +7,10 @@
 import { randomBytes } from "node:crypto";
 import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext } from "../runner/suite-api.ts";
+import { type Resource, resourceOfOperation } from "../spec/resources.ts";
 import type { OperationInfo } from "../spec/types.ts";
 import { type CallOptions, call, type PathValue, pathOf, requireOperation } from "./operations.ts";
+import { templateParameters } from "./path-values.ts";
 import { isSuccess } from "./responses.ts";
 
 /** What a create made, for the ledger: what it is, how it is deleted, the label the run gave it. */
@@ -22,6 +24,8 @@ export interface Made {
   readonly label: string | undefined;
   /** The answer's property that holds its id; `id` when not given. */
   readonly idKey?: string;
+  /** Its resource kind in the description and the ids of what it lives under, for the ledger. */
+  readonly kind?: { readonly resource: Resource; readonly parentIds: Readonly<Record<string, PathValue>> };
 }
 
 /**
@@ -43,7 +47,13 @@ export function registerMade(t: CaseContext, response: LiveResponse, made: Made)
     t.cleanupUnidentified(`${made.what}${note}`, made.label);
     return undefined;
   }
-  t.cleanup(`${made.what} ${id}${note}`, made.deletePath(id));
+  const { kind } = made;
+  const ids = kind?.resource.idParameter && { ...kind.parentIds, [kind.resource.idParameter]: id };
+  t.cleanup(
+    `${made.what} ${id}${note}`,
+    made.deletePath(id),
+    ids ? { resource: kind.resource.path, ids } : undefined,
+  );
   return id;
 }
 
@@ -89,7 +99,15 @@ export function registerCreated(
   params: readonly PathValue[] = [],
   label?: string,
 ): number | undefined {
-  const id = registerMade(t, response, { what, label, deletePath: (id) => pathOf(remove, ...params, id) });
+  const resource = resourceOfOperation(t.spec, remove);
+  const names = templateParameters(remove.pathTemplate);
+  const parentIds = Object.fromEntries(params.map((value, index) => [names[index], value]));
+  const id = registerMade(t, response, {
+    what,
+    label,
+    deletePath: (id) => pathOf(remove, ...params, id),
+    ...(resource ? { kind: { resource, parentIds } } : {}),
+  });
   return typeof id === "number" ? id : undefined;
 }
 

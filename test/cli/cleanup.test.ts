@@ -53,10 +53,14 @@ describe("conform cleanup", () => {
       "--dry-run",
     ]);
     expect(await dry.exited, dry.output()).toBe(0);
-    expect(dry.output()).toMatch(/would delete profile \d+ \(conform-\w+-web\) of load balancer \d+/);
-    expect(dry.output()).toMatch(/would delete load balancer \d+ \(conform-\w+-backends\)/);
-    expect(dry.output()).toMatch(/would delete instance \d+ \(conform-\w+-node-a\)/);
-    expect(dry.output()).toMatch(/kept token \d+ conform-reference: it is the token this cleanup uses/);
+    expect(dry.output()).toMatch(
+      /would delete nodebalancers\/configs \d+ \(conform-\w+-web\) of nodebalancers \d+/,
+    );
+    expect(dry.output()).toMatch(/would delete nodebalancers \d+ \(conform-\w+-backends\)/);
+    expect(dry.output()).toMatch(/would delete compute\/instances \d+ \(conform-\w+-node-a\)/);
+    expect(dry.output()).toMatch(
+      /kept profile\/tokens \d+ conform-reference: it is the token this cleanup uses/,
+    );
     expect(dry.output()).not.toMatch(/production-web/);
     expect(leftovers(server)).toEqual(left);
 
@@ -76,14 +80,16 @@ describe("conform cleanup", () => {
     ]);
     expect(await byRun.exited, byRun.output()).toBe(0);
     expect(byRun.output()).toContain(`prefix ${printed}`);
-    expect(byRun.output()).toMatch(/would delete load balancer \d+ \(conform-\w+-backends\)/);
+    expect(byRun.output()).toMatch(/would delete nodebalancers \d+ \(conform-\w+-backends\)/);
 
     const real = conform(["cleanup", "--base-url", server.baseUrl, "--token", token, "--prefix", printed!]);
     expect(await real.exited, real.output()).toBe(0);
     const lines = real.output().split("\n");
-    const order = ["deleted profile", "deleted load balancer", "deleted instance"].map((start) =>
-      lines.findIndex((line) => line.trim().startsWith(start)),
-    );
+    const order = [
+      "deleted nodebalancers/configs ",
+      "deleted nodebalancers ",
+      "deleted compute/instances ",
+    ].map((start) => lines.findIndex((line) => line.trim().startsWith(start)));
     expect(order.every((index) => index > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(leftovers(server)).toEqual(nothing);

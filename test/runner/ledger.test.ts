@@ -22,6 +22,35 @@ describe("cleanup ledger", () => {
     expect(ledger.size).toBe(0);
   });
 
+  it("deletes children before parents even when a parent was registered after its child", async () => {
+    const ledger = new CleanupLedger();
+    const made = (resource: string, ids: Record<string, number>) => ({ resource, ids });
+    ledger.record({
+      description: "profile",
+      deletePath: "/lbs/1/configs/2",
+      made: made("/lbs/{lbId}/configs", { lbId: 1, configId: 2 }),
+    });
+    ledger.record({ description: "other", deletePath: "/vms/5" });
+    // A later case registered the balancer again (or a fixture re-used it): it must still go after its profile.
+    ledger.record({ description: "load balancer", deletePath: "/lbs/1", made: made("/lbs", { lbId: 1 }) });
+    ledger.record({ description: "node", deletePath: "/lbs/1/configs/2/nodes/3" });
+    const order: string[] = [];
+    await ledger.drain(async (path) => {
+      order.push(path);
+      return 200;
+    });
+    expect(order).toEqual(["/lbs/1/configs/2/nodes/3", "/vms/5", "/lbs/1/configs/2", "/lbs/1"]);
+  });
+
+  it("keeps what each entry is in the description: its resource kind and ids", () => {
+    const ledger = new CleanupLedger();
+    const made = { resource: "/lbs/{lbId}/configs", ids: { lbId: 1, configId: 2 } };
+    ledger.record({ description: "profile 2", deletePath: "/lbs/1/configs/2", made });
+    expect(ledger.left().entries).toEqual([
+      { description: "profile 2", deletePath: "/lbs/1/configs/2", made },
+    ]);
+  });
+
   it("reports what it could not delete, and goes on", async () => {
     const ledger = new CleanupLedger();
     ledger.record({ description: "instance web", deletePath: "/compute/instances/9" });

@@ -1,7 +1,7 @@
 /**
- * `conform cleanup`: finds what runs left behind on a target (resources whose label starts with the run prefix:
- * load balancers with their profiles and nodes, instances, OAuth clients, personal access tokens) and deletes
- * it, children first; `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
+ * `conform cleanup`: finds what runs left behind on a target (resources whose label starts with the run prefix, in
+ * every collection the description lists and can delete, with what lives under them) and deletes it, children
+ * first, through the description's deletes (`--spec`, default the bundled one); `--dry-run` only lists. The prefix is given as is (`--prefix`), from a run id (`--run`) or from
  * a run's report.json (`--from-report`, checked as untrusted: its target must be the `--base-url` given, its prefixes
  * one run's shape; a merged report gives every shard's prefix, each cleaned in turn). Exit 0 when nothing is left (or the dry run listed), 1 when
  * something could not be listed or deleted, 2 when the cleanup could not run (bad arguments, no token, target
@@ -46,6 +46,10 @@ function builder(yargs: Argv) {
     .option("from-report", {
       type: "string",
       describe: "A run's report.json (e.g. reports/latest/report.json): its label prefix and target",
+    })
+    .option("spec", {
+      type: "string",
+      describe: "OpenAPI description whose collections are searched (default: the bundled one)",
     })
     .option("dry-run", {
       type: "boolean",
@@ -238,6 +242,9 @@ export const cleanupCommand = defineCommand({
     if (!/^https?:\/\/[^/]/.test(baseUrl))
       throw new ConfigError(`--base-url ${baseUrl} is not an http(s) URL`);
     const write = (line: string) => process.stdout.write(`${line}\n`);
+    const { loadSpec } = await import("../../spec/load.ts");
+    const { bundledSpecPath } = await import("../../spec/bundled.ts");
+    const spec = await loadSpec(args.spec ?? bundledSpecPath);
     const found: Leftover[] = [];
     const deleted: Leftover[] = [];
     const failed: string[] = [];
@@ -247,6 +254,7 @@ export const cleanupCommand = defineCommand({
       );
       const { cleanLeftovers } = await import("../../runner/leftovers.ts");
       const report = await cleanLeftovers({
+        spec,
         baseUrl,
         token,
         prefix,

@@ -5,6 +5,7 @@
  */
 import { ConfigError } from "../../core/errors.ts";
 import { eventFaults } from "./event-faults.ts";
+import { lifecycleFaults } from "./lifecycle-faults.ts";
 import { listFaults } from "./list-faults.ts";
 import { protocolFaults } from "./protocol-faults.ts";
 import type { Fault } from "./types.ts";
@@ -12,7 +13,13 @@ import { workflowFaults } from "./workflow-faults.ts";
 
 export type { Fault, FaultTarget } from "./types.ts";
 
-const all: readonly Fault[] = [...workflowFaults, ...eventFaults, ...listFaults, ...protocolFaults];
+const all: readonly Fault[] = [
+  ...workflowFaults,
+  ...eventFaults,
+  ...listFaults,
+  ...protocolFaults,
+  ...lifecycleFaults,
+];
 
 export const faultRegistry: ReadonlyMap<string, Fault> = new Map(all.map((fault) => [fault.id, fault]));
 
