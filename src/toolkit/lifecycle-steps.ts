@@ -5,7 +5,7 @@
  */
 
 import { requestSchemaOf } from "../generators/request-body.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext, RequestOptions } from "../runner/suite-api.ts";
 import { ancestorsOf, type Resource, resourcesOf } from "../spec/resources.ts";
 import {

@@ -14,7 +14,7 @@ import type { BrokenRule } from "../core/exchange.ts";
 import { type OperationRequest, operationRequest, pathValueFits } from "../generators/operation-request.ts";
 import { brokenRulesOf, operationRequestInvalid } from "../generators/operation-request-invalid.ts";
 import { type BodySchema, requestSchemaOf, responseSchemaOf } from "../generators/request-body.ts";
-import type { LiveResponse } from "../runner/http-client.ts";
+import type { LiveResponse } from "../runner/contracts.ts";
 import type { CaseContext, RequestOptions } from "../runner/suite-api.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import { ancestorsOf, type Resource, resourceAt, resourcesOf } from "../spec/resources.ts";
