@@ -1,7 +1,8 @@
 /**
  * The registry of built-in checks: one entry per file in this directory, keyed by its id (= file name = config key
  * = CLI name). Adding a check: write `src/checks/<id>.ts` exporting a {@link CheckDefinition}, register it here,
- * and give it a table test in `test/checks/<id>.test.ts` with a case that passes and one that fails.
+ * and give it a table test in `test/checks/<id>.test.ts` with a case that passes and one that fails
+ * (docs/checks.md). Every check here is applied by `conform run`, `proxy` and `verify` alike.
  * @module
  */
 import { bodyMatchesSchema } from "./body-matches-schema.ts";
@@ -10,6 +11,12 @@ import { documentedHeaders } from "./documented-headers.ts";
 import { errorBodyShape } from "./error-body-shape.ts";
 import { invalidRequestRefused } from "./invalid-request-refused.ts";
 import { notAServerError } from "./not-a-server-error.ts";
+import { observedDeprecated } from "./observed-deprecated.ts";
+import { observedErrorField } from "./observed-error-field.ts";
+import { observedFilter } from "./observed-filter.ts";
+import { observedPages } from "./observed-pages.ts";
+import { observedRateLimit } from "./observed-rate-limit.ts";
+import { observedScopes } from "./observed-scopes.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { specVersionHeader } from "./spec-version-header.ts";
@@ -31,6 +38,12 @@ export const builtinChecks = {
   "documented-headers": documentedHeaders,
   "valid-request-accepted": validRequestAccepted,
   "invalid-request-refused": invalidRequestRefused,
+  "observed-filter": observedFilter,
+  "observed-pages": observedPages,
+  "observed-error-field": observedErrorField,
+  "observed-rate-limit": observedRateLimit,
+  "observed-scopes": observedScopes,
+  "observed-deprecated": observedDeprecated,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
