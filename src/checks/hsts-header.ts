@@ -1,8 +1,9 @@
 /**
- * `hsts-header`: every answer of the API over HTTPS carries `Strict-Transport-Security` with a positive `max-age`
- * (the description: requests must use HTTPS, and the header asks for HTTPS only; facts.md: on every real answer).
- * An answer over plain HTTP is not judged: a browser ignores the header there (RFC 6797 §7.2). A recording that
- * kept the header on none of its answers is skipped.
+ * `hsts-header`: every success of the API over HTTPS carries `Strict-Transport-Security` with a positive `max-age`
+ * (the description: requests must use HTTPS, and the header asks for HTTPS only; facts.md: on real answers).
+ * An answer over plain HTTP is not judged: a browser ignores the header there (RFC 6797 §7.2); nor is an error
+ * answer: the real service's recorded 404s mostly carry none. A recording that kept the header on none of its
+ * answers is skipped.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
@@ -13,9 +14,11 @@ const name = "strict-transport-security";
 
 export const hstsHeader: CheckDefinition = {
   id: "hsts-header",
-  title: "Every HTTPS answer carries Strict-Transport-Security with a max-age",
+  title: "Every HTTPS success carries Strict-Transport-Security with a max-age",
   check(context, exchange) {
-    if (!apiOperationOf(context, exchange) || !/^https:/i.test(exchange.request.url)) return undefined;
+    const { status } = exchange.response;
+    if (!apiOperationOf(context, exchange) || status < 200 || status >= 300) return undefined;
+    if (!/^https:/i.test(exchange.request.url)) return undefined;
     const value = exchange.response.headers[name];
     if (value === undefined && notRecorded(context, name))
       return skipped(

@@ -42,9 +42,10 @@ export const observedFilter: CheckDefinition = {
     const { filter } = verdict;
     const unsound = items.findIndex((item) => !matchesFilter(item, filter));
     if (unsound >= 0)
-      return failed(`item ${keyOf(items[unsound])} of the answer does not match the filter ${text}`, {
+      // The item and the filter are in expected/actual, not the message: one defect is one group over every filter.
+      return failed("an item of a filtered list does not match the filter", {
         expected: `every item matches ${text}`,
-        actual: items[unsound],
+        actual: { item: keyOf(items[unsound]), value: items[unsound] },
       });
     if (!filter.order) return passed;
     const { order } = filter;

@@ -1,7 +1,8 @@
 /**
- * `vary-header`: every answer of the API names in `Vary` the request headers that shape it, `Authorization` and
- * `X-Filter` (the description's "Other response headers"; facts.md: on every real answer), or `*`. A recording
- * that kept `Vary` on none of its answers is skipped.
+ * `vary-header`: every success of the API names in `Vary` the request headers that shape it, `Authorization` and
+ * `X-Filter` (the description's "Other response headers"; facts.md: `Vary: Authorization, X-Filter`), or `*`.
+ * Error answers are not judged: the real service's recorded 400s and 404s carry no `Vary`. A recording that kept
+ * `Vary` on none of its answers is skipped.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
@@ -11,9 +12,10 @@ import { type CheckDefinition, notRecorded } from "./types.ts";
 
 export const varyHeader: CheckDefinition = {
   id: "vary-header",
-  title: "Every answer's Vary names Authorization and X-Filter",
+  title: "Every success's Vary names Authorization and X-Filter",
   check(context, exchange) {
-    if (!apiOperationOf(context, exchange)) return undefined;
+    const { status } = exchange.response;
+    if (!apiOperationOf(context, exchange) || status < 200 || status >= 300) return undefined;
     const value = exchange.response.headers.vary;
     if (value === undefined && notRecorded(context, "vary"))
       return skipped("the recording kept Vary on none of its answers: it cannot be judged");

@@ -35,7 +35,9 @@ describe("observed-filter", () => {
       sequence: [typesList("/compute/types", page([small, big]), gt)],
       outcome: {
         status: "failed",
-        message: `item "g6-a" of the answer does not match the filter ${gt["x-filter"]}`,
+        message: "an item of a filtered list does not match the filter",
+        expected: `every item matches ${gt["x-filter"]}`,
+        actual: { item: '"g6-a"', value: small },
       },
     },
     {

@@ -4,7 +4,7 @@
  */
 
 import { expect, it } from "vitest";
-import type { AnsweredExchange, CheckDefinition } from "../../src/checks/types.ts";
+import type { AnsweredExchange, CheckDefinition, RecordingGaps } from "../../src/checks/types.ts";
 import type { CheckOutcome } from "../../src/core/result.ts";
 import { bundledSpec } from "./reference.ts";
 
@@ -70,8 +70,12 @@ export interface SequenceCase {
   readonly name: string;
   readonly sequence: readonly AnsweredExchange[];
   /** The last exchange's outcome (matched as a subset); undefined: not an exchange the check is about. */
-  readonly outcome: Partial<Record<"status" | "message" | "reason", unknown>> | undefined;
+  readonly outcome:
+    | Partial<Record<"status" | "message" | "reason" | "expected" | "actual", unknown>>
+    | undefined;
   readonly caller?: string;
+  /** Judged as a recording's exchanges, with what it may lack. */
+  readonly recording?: RecordingGaps;
 }
 
 /** The check's outcome on the last exchange of a sequence, judged in order with one per-run state. */
@@ -79,6 +83,7 @@ export function lastVerdict(
   definition: CheckDefinition,
   sequence: readonly AnsweredExchange[],
   caller?: string,
+  recording?: RecordingGaps,
 ): CheckOutcome | undefined {
   const state = definition.state?.();
   let last: CheckOutcome | undefined;
@@ -90,6 +95,7 @@ export function lastVerdict(
       sentAt: exchange.timings.startedAt,
       receivedAt: exchange.timings.startedAt + 1,
       ...(caller !== undefined ? { caller } : {}),
+      ...(recording ? { recording } : {}),
     };
     last = definition.check(context, exchange, state);
   }
@@ -98,7 +104,7 @@ export function lastVerdict(
 
 export function runSequenceCases(definition: CheckDefinition, cases: readonly SequenceCase[]): void {
   it.each(cases)("$name", (row) => {
-    const outcome = lastVerdict(definition, row.sequence, row.caller);
+    const outcome = lastVerdict(definition, row.sequence, row.caller, row.recording);
     if (row.outcome === undefined) expect(outcome).toBeUndefined();
     else expect(outcome).toMatchObject(row.outcome);
   });
