@@ -9,6 +9,7 @@ import type { CheckDefinition } from "../checks/types.ts";
 import type { CaseStatus, PlannedSuite } from "../core/events.ts";
 import type { SecretValues } from "../core/redact.ts";
 import { CaseTally, type KeptBodies } from "./case-tally.ts";
+import { checksOnlyCaseEnd } from "./checks-only-case.ts";
 import type { EventBus } from "./event-bus.ts";
 import type { ExchangeJudge } from "./exchange-judge.ts";
 import type { FailureGroups } from "./failure-groups.ts";
@@ -54,34 +55,18 @@ export function judgeRunEnd(deps: RunEndDeps): CaseStatus | undefined {
           bus.emit({ type: "check", suiteId, caseId, result: recorded });
       },
     }));
-  const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
-  const durationMs = performance.now() - started;
-  bus.emit({
-    type: "case-finished",
+  const end = checksOnlyCaseEnd({
     suiteId,
     caseId,
     title,
-    tags: ["read-only"],
-    status,
-    durationMs,
-    results: tally.notable,
-    passedChecks: tally.passed,
-    exchanges: tally.exchanges,
+    tally,
+    durationMs: performance.now() - started,
     exchangeCount: 0,
-    ...(status === "skipped"
-      ? {
-          skipReason: deps.signal.aborted
-            ? "the run was interrupted: what its traffic left open is not judged"
-            : "the end-of-run hooks found nothing to judge",
-        }
-      : {}),
+    skipReason: deps.signal.aborted
+      ? "the run was interrupted: what its traffic left open is not judged"
+      : "the end-of-run hooks found nothing to judge",
   });
-  bus.emit({
-    type: "suite-finished",
-    suiteId,
-    status,
-    counts: { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, [status]: 1 },
-    durationMs,
-  });
-  return status;
+  bus.emit(end.case);
+  bus.emit(end.suite);
+  return end.case.status;
 }

@@ -8,19 +8,13 @@
  */
 import type { CheckDefinition, RecordingGaps } from "../checks/types.ts";
 import { RunInterrupted, RunTimedOut } from "../core/errors.ts";
-import type {
-  CaseFinished,
-  CaseStatus,
-  Counts,
-  RunFinished,
-  RunSnapshot,
-  SuiteFinished,
-} from "../core/events.ts";
+import type { CaseFinished, Counts, RunFinished, RunSnapshot, SuiteFinished } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
 import { CaseTally, KeptBodies } from "../runner/case-tally.ts";
+import { checksOnlyCaseEnd } from "../runner/checks-only-case.ts";
 import type { EventBus } from "../runner/event-bus.ts";
 import { ExchangeJudge, type RecordResult } from "../runner/exchange-judge.ts";
 import { FailureGroups } from "../runner/failure-groups.ts";
@@ -190,34 +184,16 @@ export class TrafficSession {
     const { tally } = source;
     const logs: string[] = [exchangesText(source.exchanges)];
     if (source.unmatched > 0) logs.push(`${unmatchedText(source)}: ${unmatchedList(source)}`);
-    const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
-    const durationMs = performance.now() - source.started;
-    return {
-      case: {
-        type: "case-finished",
-        suiteId: source.id,
-        caseId: trafficCaseId,
-        title: source.title,
-        tags: ["read-only"],
-        status,
-        durationMs,
-        results: tally.notable,
-        passedChecks: tally.passed,
-        exchanges: tally.exchanges,
-        exchangeCount: source.exchanges,
-        ...(status === "skipped"
-          ? { skipReason: "no exchange of an operation of the description to judge" }
-          : {}),
-        logs,
-      },
-      suite: {
-        type: "suite-finished",
-        suiteId: source.id,
-        status,
-        counts: { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, [status]: 1 },
-        durationMs,
-      },
-    };
+    return checksOnlyCaseEnd({
+      suiteId: source.id,
+      caseId: trafficCaseId,
+      title: source.title,
+      tally,
+      durationMs: performance.now() - source.started,
+      exchangeCount: source.exchanges,
+      skipReason: "no exchange of an operation of the description to judge",
+      logs,
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe } from "vitest";
 import { hstsHeader } from "../../src/checks/hsts-header.ts";
-import { runSequenceCases, seen } from "../helpers/observed.ts";
+import { regionsNotFound, runSequenceCases, seen } from "../helpers/observed.ts";
 
 const regions = (headers: Record<string, string>, https = true) =>
   seen({ operationId: "getRegions", path: "/regions", headers, json: {}, https });
@@ -24,15 +24,7 @@ describe("hsts-header", () => {
     },
     {
       name: "an error answer without it is not judged (the real service's 404s mostly carry none)",
-      sequence: [
-        seen({
-          operationId: "getRegions",
-          path: "/regions",
-          status: 404,
-          json: { errors: [{ reason: "Not found" }] },
-          https: true,
-        }),
-      ],
+      sequence: [regionsNotFound()],
       outcome: undefined,
     },
     { name: "plain HTTP is not its business", sequence: [regions({}, false)], outcome: undefined },

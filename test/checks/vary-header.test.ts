@@ -1,6 +1,6 @@
 import { describe } from "vitest";
 import { varyHeader } from "../../src/checks/vary-header.ts";
-import { runSequenceCases, seen } from "../helpers/observed.ts";
+import { regionsNotFound, runSequenceCases, seen } from "../helpers/observed.ts";
 
 const regions = (headers: Record<string, string>) =>
   seen({ operationId: "getRegions", path: "/regions", headers, json: {} });
@@ -25,14 +25,7 @@ describe("vary-header", () => {
     },
     {
       name: "an error answer without Vary is not judged (the real service's carry none)",
-      sequence: [
-        seen({
-          operationId: "getRegions",
-          path: "/regions",
-          status: 404,
-          json: { errors: [{ reason: "Not found" }] },
-        }),
-      ],
+      sequence: [regionsNotFound()],
       outcome: undefined,
     },
     {

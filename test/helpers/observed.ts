@@ -49,6 +49,16 @@ export function seen(init: Seen): AnsweredExchange {
   };
 }
 
+/** The public list of regions answered 404 with no header beyond Content-Type (over HTTPS). */
+export const regionsNotFound = () =>
+  seen({
+    operationId: "getRegions",
+    path: "/regions",
+    status: 404,
+    json: { errors: [{ reason: "Not found" }] },
+    https: true,
+  });
+
 /** A list envelope of `data`, one page. */
 export const page = (data: object[], extra: object = {}) => ({
   data,

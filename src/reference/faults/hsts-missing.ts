@@ -1,4 +1,5 @@
 /** HTTPS answers carry no `Strict-Transport-Security`: a browser may fall back to plain HTTP next time. */
+import { withoutHeader } from "./reply-rewrites.ts";
 import type { Fault } from "./types.ts";
 
 export const hstsMissing: Fault = {
@@ -8,13 +9,5 @@ export const hstsMissing: Fault = {
     suites: ["headers"],
     checks: ["assert:Strict-Transport-Security has a positive max-age", "hsts-header"],
   },
-  apply: (target) =>
-    target.rewriteReplies((outgoing) => ({
-      ...outgoing,
-      headers: Object.fromEntries(
-        Object.entries(outgoing.headers).filter(
-          ([name]) => name.toLowerCase() !== "strict-transport-security",
-        ),
-      ),
-    })),
+  apply: (target) => target.rewriteReplies(withoutHeader("Strict-Transport-Security")),
 };

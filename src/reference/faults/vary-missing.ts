@@ -1,4 +1,5 @@
 /** Answers carry no `Vary`: a cache may serve one token's or one filter's answer to another request. */
+import { withoutHeader } from "./reply-rewrites.ts";
 import type { Fault } from "./types.ts";
 
 export const varyMissing: Fault = {
@@ -8,11 +9,5 @@ export const varyMissing: Fault = {
     suites: ["headers"],
     checks: ["assert:Vary names Authorization and X-Filter", "vary-header"],
   },
-  apply: (target) =>
-    target.rewriteReplies((outgoing) => ({
-      ...outgoing,
-      headers: Object.fromEntries(
-        Object.entries(outgoing.headers).filter(([name]) => name.toLowerCase() !== "vary"),
-      ),
-    })),
+  apply: (target) => target.rewriteReplies(withoutHeader("Vary")),
 };
