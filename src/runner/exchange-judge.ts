@@ -36,6 +36,8 @@ export class ExchangeJudge {
   readonly #judgedChecks = new Set<string>();
   readonly #firstSkip = new Map<string, string>();
   #exchanges = 0;
+  /** Exchanges that got an answer (the checks saw them). */
+  #answered = 0;
 
   constructor(spec: ApiSpec, checks: readonly CheckDefinition[]) {
     this.#spec = spec;
@@ -63,6 +65,7 @@ export class ExchangeJudge {
       );
       return;
     }
+    this.#answered += 1;
     const { operationId, response } = exchange;
     if (operationId) {
       const seen = this.#statusesSeen.get(operationId);
@@ -137,11 +140,17 @@ export class ExchangeJudge {
     return this.#answers;
   }
 
-  /** Enabled checks that never passed nor failed, with their first skip reason (the run's warnings). */
+  /**
+   * Enabled checks that never passed nor failed, with their first skip reason (the run's warnings): those that
+   * skipped every exchange they were about, or all of them when no answer came. A check that no exchange was about
+   * (no deprecated operation called) is not listed: it could judge nothing, and said so by answering nothing.
+   */
   checksNeverJudged(): Map<string, string | undefined> {
     const never = new Map<string, string | undefined>();
-    for (const { id } of this.#checks)
-      if (!this.#judgedChecks.has(id)) never.set(id, this.#firstSkip.get(id));
+    for (const { id } of this.#checks) {
+      if (this.#judgedChecks.has(id)) continue;
+      if (this.#firstSkip.has(id) || this.#answered === 0) never.set(id, this.#firstSkip.get(id));
+    }
     return never;
   }
 

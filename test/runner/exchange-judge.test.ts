@@ -126,12 +126,8 @@ describe("exchange judge", () => {
     const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [pending, crashing]);
     const tally = new CaseTally(new SecretValues());
     judge.judge(open, tally, () => {});
-    expect(judge.checksNeverJudged()).toEqual(
-      new Map([
-        ["pending", undefined],
-        ["crashes-at-end", undefined],
-      ]),
-    );
+    // About no exchange yet (none answered anything): no warning, until the end judges.
+    expect(judge.checksNeverJudged().size).toBe(0);
     const recorded: [CheckResult, unknown][] = [];
     judge.end(() => ({ tally, record: (result, about) => recorded.push([result, about]) }));
     expect(recorded).toEqual([
@@ -146,5 +142,16 @@ describe("exchange judge", () => {
       ],
     ]);
     expect(judge.checksNeverJudged().size).toBe(0);
+  });
+
+  it("warns of a check that skipped every exchange it was about, not of one no exchange was about", () => {
+    const situational: CheckDefinition = { id: "situational", title: "", check: () => undefined };
+    const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [...checks, situational]);
+    const tally = new CaseTally(new SecretValues());
+    judge.judge(transportFailure("UND_ERR_SOCKET", "other side closed"), tally, () => {});
+    // No answer came at all: every check is listed, whatever it would have said.
+    expect([...judge.checksNeverJudged().keys()]).toContain("situational");
+    judge.judge(exchange(), tally, () => {});
+    expect(judge.checksNeverJudged()).toEqual(new Map([["never-applies", "does not apply"]]));
   });
 });
