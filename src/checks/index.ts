@@ -1,21 +1,34 @@
 /**
  * The registry of built-in checks: one entry per file in this directory, keyed by its id (= file name = config key
  * = CLI name). Adding a check: write `src/checks/<id>.ts` exporting a {@link CheckDefinition}, register it here,
- * and give it a table test in `test/checks/<id>.test.ts` with a case that passes and one that fails.
+ * and give it a table test in `test/checks/<id>.test.ts` with a case that passes and one that fails
+ * (docs/checks.md). Every check here is applied by `conform run`, `proxy` and `verify` alike.
  * @module
  */
+import { authStatus } from "./auth-status.ts";
 import { bodyMatchesSchema } from "./body-matches-schema.ts";
 import { contentTypeJson } from "./content-type-json.ts";
+import { corsHeaders } from "./cors-headers.ts";
+import { createdTimeUtc } from "./created-time-utc.ts";
 import { documentedHeaders } from "./documented-headers.ts";
 import { errorBodyShape } from "./error-body-shape.ts";
+import { hstsHeader } from "./hsts-header.ts";
 import { invalidRequestRefused } from "./invalid-request-refused.ts";
 import { notAServerError } from "./not-a-server-error.ts";
+import { observedDeprecated } from "./observed-deprecated.ts";
+import { observedErrorField } from "./observed-error-field.ts";
+import { observedFilter } from "./observed-filter.ts";
+import { observedPages } from "./observed-pages.ts";
+import { observedRateLimit } from "./observed-rate-limit.ts";
+import { observedScopes } from "./observed-scopes.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
+import { secretsNotReturned } from "./secrets-not-returned.ts";
 import { specVersionHeader } from "./spec-version-header.ts";
 import { statusCodeDocumented } from "./status-code-documented.ts";
 import type { CheckDefinition } from "./types.ts";
 import { validRequestAccepted } from "./valid-request-accepted.ts";
+import { varyHeader } from "./vary-header.ts";
 
 export type { Check, CheckContext, CheckDefinition } from "./types.ts";
 
@@ -31,6 +44,18 @@ export const builtinChecks = {
   "documented-headers": documentedHeaders,
   "valid-request-accepted": validRequestAccepted,
   "invalid-request-refused": invalidRequestRefused,
+  "observed-filter": observedFilter,
+  "observed-pages": observedPages,
+  "observed-error-field": observedErrorField,
+  "observed-rate-limit": observedRateLimit,
+  "observed-scopes": observedScopes,
+  "observed-deprecated": observedDeprecated,
+  "auth-status": authStatus,
+  "cors-headers": corsHeaders,
+  "vary-header": varyHeader,
+  "hsts-header": hstsHeader,
+  "secrets-not-returned": secretsNotReturned,
+  "created-time-utc": createdTimeUtc,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;

@@ -1,7 +1,11 @@
 /**
  * The shape of a check: a small pure function over one recorded exchange, with the spec and the matched
- * operation at hand. It returns an outcome (passed, failed with expected/actual, skipped with a reason) and never
- * throws. File name = check id = config key = CLI name.
+ * operation at hand. It returns an outcome (passed, failed with expected/actual, skipped with a reason), or
+ * nothing when the exchange is not one it is about, and never throws. File name = check id = config key = CLI name.
+ *
+ * A check that judges across exchanges (a list walked page after page, a rate-limit window) declares its per-run
+ * state: `state()` makes it once per run, proxy or verify session, and every call of `check` gets it, in the order
+ * the exchanges were seen. `end(state)` is called once when the traffic ends, for what only the end can tell.
  * @module
  */
 import type { Exchange, RecordedResponse } from "../core/exchange.ts";
@@ -25,6 +29,12 @@ export interface CheckContext {
    * traffic and a proxy's, which are seen whole.
    */
   readonly recording?: RecordingGaps;
+  /**
+   * Who sent the request: a short digest of its credential (never the credential), when the feeder knows it
+   * (a proxy; a recording whose tokens are not redacted). Undefined otherwise: a check keyed by caller then judges
+   * only what holds whoever sent it.
+   */
+  readonly caller?: string;
 }
 
 /** What a recording may lack of the traffic it recorded. */
@@ -56,11 +66,27 @@ export function isAnswered(exchange: Exchange): exchange is AnsweredExchange {
   return exchange.response !== undefined;
 }
 
-export type Check = (context: CheckContext, exchange: AnsweredExchange) => CheckOutcome;
+/** A check's verdict on one exchange; undefined when the exchange is not one it is about (neither counted nor kept). */
+export type Check<State = undefined> = (
+  context: CheckContext,
+  exchange: AnsweredExchange,
+  state: State,
+) => CheckOutcome | undefined;
 
-export interface CheckDefinition {
+/** What a check's end-of-run hook found, and the exchange it is about when there is one. */
+export interface EndFinding {
+  readonly outcome: CheckOutcome;
+  readonly exchange?: Exchange;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds checks of every state type; each is typed where defined.
+export interface CheckDefinition<State = any> {
   readonly id: string;
   /** One line, shown by `conform run --help` and in reports. */
   readonly title: string;
-  readonly check: Check;
+  readonly check: Check<State>;
+  /** Makes the check's per-run state (bounded: a proxy may run for days); none for a check of one exchange. */
+  readonly state?: () => State;
+  /** Called once when the traffic ends, with the run's state: what still stands open is judged now. */
+  readonly end?: (state: State) => readonly EndFinding[];
 }

@@ -31,6 +31,7 @@ import { operationMatcher } from "./operation-matcher.ts";
 import { everyOperation, type OperationSelection } from "./operation-selection.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
+import { judgeRunEnd, runEndPlan } from "./run-end-checks.ts";
 import { runWarnings } from "./run-warnings.ts";
 import { SharedReads } from "./shared-reads.ts";
 import { StrayErrors } from "./stray-errors.ts";
@@ -296,6 +297,8 @@ function announceRun(input: EngineInput, deps: CaseRunDeps): void {
   const planned: PlannedSuite[] = [...input.suites, ...input.refused.map((entry) => entry.suite)].map(
     (suite) => ({ id: suite.id, title: suite.title, tags: suite.tags, cases: suite.cases.length }),
   );
+  const endPlan = runEndPlan(input.checks);
+  if (endPlan) planned.push(endPlan);
   bus.emit({
     type: "run-started",
     runId: input.runId,
@@ -403,6 +406,8 @@ async function runSuitesThenCleanUp(
   try {
     await eachLimited(input.suites, input.config.concurrency, (suite) => schedule.runSuite(suite, undefined));
     for (const entry of input.refused) await schedule.runSuite(entry.suite, entry.reason);
+    const endStatus = judgeRunEnd({ ...deps, checks: input.checks });
+    if (endStatus) schedule.totals[endStatus] += 1;
   } finally {
     signal.removeEventListener("abort", onLimit);
     cleanup = await deps.ledger.drain(async (deletePath) => {

@@ -2,6 +2,7 @@
  * Judging one exchange: a transport failure (no answer) once, with the reason, before any check; otherwise every
  * enabled check, a pass only counted (nearly every outcome is one, and nothing needs them one by one), anything
  * else recorded with the exchange it is about. Also what the run's coverage needs: the statuses seen per operation.
+ * One judge per run (or proxy/verify session) keeps each check's per-run state and calls its end-of-run hook.
  * @module
  */
 import { type CheckContext, type CheckDefinition, isAnswered, type RecordingGaps } from "../checks/types.ts";
@@ -14,21 +15,35 @@ import type { CaseTally } from "./case-tally.ts";
 /** The result id of a transport failure: the checks had nothing to judge. */
 export const transportResultId = "transport";
 
-export type RecordResult = (result: CheckResult, exchange: Exchange) => void;
+export type RecordResult = (result: CheckResult, exchange: Exchange | undefined) => void;
+
+/** What the feeder knows of an exchange beyond itself. */
+export interface ExchangeSource {
+  /** What the recording it comes from may lack (`conform verify`), if it is one. */
+  readonly recording?: RecordingGaps;
+  /** A digest of the request's credential, when the feeder knows it ({@link CheckContext.caller}). */
+  readonly caller?: string;
+}
 
 export class ExchangeJudge {
   readonly #spec: ApiSpec;
   readonly #checks: readonly CheckDefinition[];
+  /** Each stateful check's per-run state, by id. */
+  readonly #states = new Map<string, unknown>();
   readonly #statusesSeen = new Map<string, Set<number>>();
   readonly #answers = new Map<string, { total: number; refused: number }>();
   /** Checks that passed or failed at least once; for the others, their first skip reason. */
   readonly #judgedChecks = new Set<string>();
   readonly #firstSkip = new Map<string, string>();
   #exchanges = 0;
+  /** Exchanges that got an answer (the checks saw them). */
+  #answered = 0;
 
   constructor(spec: ApiSpec, checks: readonly CheckDefinition[]) {
     this.#spec = spec;
     this.#checks = checks;
+    for (const definition of checks)
+      if (definition.state) this.#states.set(definition.id, definition.state());
   }
 
   /** Exchanges judged so far. */
@@ -36,8 +51,7 @@ export class ExchangeJudge {
     return this.#exchanges;
   }
 
-  /** `recording`: what the recording the exchange comes from may lack (`conform verify`), if it is one. */
-  judge(exchange: Exchange, tally: CaseTally, record: RecordResult, recording?: RecordingGaps): void {
+  judge(exchange: Exchange, tally: CaseTally, record: RecordResult, source: ExchangeSource = {}): void {
     this.#exchanges += 1;
     if (!isAnswered(exchange)) {
       const why = exchange.error ? `${exchange.error.code}: ${exchange.error.message}` : "transport error";
@@ -51,6 +65,7 @@ export class ExchangeJudge {
       );
       return;
     }
+    this.#answered += 1;
     const { operationId, response } = exchange;
     if (operationId) {
       const seen = this.#statusesSeen.get(operationId);
@@ -69,24 +84,54 @@ export class ExchangeJudge {
       sentAt: exchange.timings.startedAt,
       receivedAt: exchange.timings.startedAt + exchange.timings.totalMs,
     };
-    if (recording) context.recording = recording;
+    if (source.recording) context.recording = source.recording;
+    if (source.caller !== undefined) context.caller = source.caller;
     for (const definition of this.#checks) {
-      let outcome: CheckResult["outcome"];
+      let outcome: CheckResult["outcome"] | undefined;
       try {
-        outcome = definition.check(context, exchange);
+        outcome = definition.check(context, exchange, this.#states.get(definition.id));
       } catch (error) {
-        // A check must not throw; if one does, that is the toolkit's defect, reported as a failure of that check.
-        outcome = {
-          status: "failed",
-          message: `check ${definition.id} crashed: ${(error as Error)?.message ?? error}`,
-        };
+        outcome = crashed(definition.id, error);
       }
-      if (outcome.status === "skipped") {
-        if (!this.#judgedChecks.has(definition.id) && !this.#firstSkip.has(definition.id))
-          this.#firstSkip.set(definition.id, outcome.reason);
-      } else this.#judgedChecks.add(definition.id);
-      if (outcome.status === "passed") tally.countPass();
-      else record({ checkId: definition.id, exchangeId: exchange.id, outcome }, exchange);
+      if (outcome) this.#take(definition.id, outcome, exchange, tally, record);
+    }
+  }
+
+  #take(
+    checkId: string,
+    outcome: CheckResult["outcome"],
+    exchange: Exchange,
+    tally: CaseTally,
+    record: RecordResult,
+  ): void {
+    if (outcome.status === "skipped") {
+      if (!this.#judgedChecks.has(checkId) && !this.#firstSkip.has(checkId))
+        this.#firstSkip.set(checkId, outcome.reason);
+    } else this.#judgedChecks.add(checkId);
+    if (outcome.status === "passed") tally.countPass();
+    else record({ checkId, exchangeId: exchange.id, outcome }, exchange);
+  }
+
+  /**
+   * The end of the traffic: each stateful check's end-of-run hook, its findings judged like an exchange's outcomes
+   * (`recordAt` gives the tally and record of the case a finding belongs to; `exchange` undefined: none named).
+   * Call once.
+   */
+  end(recordAt: (exchange: Exchange | undefined) => { tally: CaseTally; record: RecordResult }): void {
+    for (const definition of this.#checks) {
+      if (!definition.end) continue;
+      let findings: ReturnType<NonNullable<CheckDefinition["end"]>>;
+      try {
+        findings = definition.end(this.#states.get(definition.id));
+      } catch (error) {
+        findings = [{ outcome: crashed(definition.id, error) }];
+      }
+      for (const { outcome, exchange } of findings) {
+        const { tally, record } = recordAt(exchange);
+        if (outcome.status === "passed") tally.countPass();
+        else record({ checkId: definition.id, exchangeId: exchange?.id, outcome }, exchange);
+        if (outcome.status !== "skipped") this.#judgedChecks.add(definition.id);
+      }
     }
   }
 
@@ -95,11 +140,17 @@ export class ExchangeJudge {
     return this.#answers;
   }
 
-  /** Enabled checks that never passed nor failed, with their first skip reason (the run's warnings). */
+  /**
+   * Enabled checks that never passed nor failed, with their first skip reason (the run's warnings): those that
+   * skipped every exchange they were about, or all of them when no answer came. A check that no exchange was about
+   * (no deprecated operation called) is not listed: it could judge nothing, and said so by answering nothing.
+   */
   checksNeverJudged(): Map<string, string | undefined> {
     const never = new Map<string, string | undefined>();
-    for (const { id } of this.#checks)
-      if (!this.#judgedChecks.has(id)) never.set(id, this.#firstSkip.get(id));
+    for (const { id } of this.#checks) {
+      if (this.#judgedChecks.has(id)) continue;
+      if (this.#firstSkip.has(id) || this.#answered === 0) never.set(id, this.#firstSkip.get(id));
+    }
     return never;
   }
 
@@ -112,4 +163,9 @@ export class ExchangeJudge {
       statuses: [...(this.#statusesSeen.get(operation.operationId) ?? [])].sort((a, b) => a - b),
     }));
   }
+}
+
+/** A check must not throw; if one does, that is the toolkit's defect, reported as a failure of that check. */
+function crashed(checkId: string, error: unknown): CheckResult["outcome"] {
+  return { status: "failed", message: `check ${checkId} crashed: ${(error as Error)?.message ?? error}` };
 }

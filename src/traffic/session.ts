@@ -1,31 +1,24 @@
 /**
  * A judging session over traffic conform did not make: each source (a recorded file, a proxy's listeners) is a
- * suite of one case, `exchanges`; every exchange fed to it, in order, is judged by the per-exchange checks
- * (`exchange-judge.ts`) and the observed judgements (`observed-judge.ts`), and the session emits the same event
+ * suite of one case, `exchanges`; every exchange fed to it, in order, is judged by the enabled checks
+ * (`exchange-judge.ts`, the stateful `observed-*` ones too), and the session emits the same event
  * stream as a run, so every reporter writes it and the exit codes are `run`'s. An exchange that matched no
  * operation of the description is counted and listed (in the case's log and a warning), not failed.
  * @module
  */
 import type { CheckDefinition, RecordingGaps } from "../checks/types.ts";
 import { RunInterrupted, RunTimedOut } from "../core/errors.ts";
-import type {
-  CaseFinished,
-  CaseStatus,
-  Counts,
-  RunFinished,
-  RunSnapshot,
-  SuiteFinished,
-} from "../core/events.ts";
+import type { CaseFinished, Counts, RunFinished, RunSnapshot, SuiteFinished } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { SecretValues } from "../core/redact.ts";
 import type { CheckResult } from "../core/result.ts";
 import { CaseTally, KeptBodies } from "../runner/case-tally.ts";
+import { checksOnlyCaseEnd } from "../runner/checks-only-case.ts";
 import type { EventBus } from "../runner/event-bus.ts";
-import { ExchangeJudge } from "../runner/exchange-judge.ts";
+import { ExchangeJudge, type RecordResult } from "../runner/exchange-judge.ts";
 import { FailureGroups } from "../runner/failure-groups.ts";
 import type { ApiSpec } from "../spec/types.ts";
-import { ObservedJudge } from "./observed-judge.ts";
 
 /** The one case of a source's suite. */
 export const trafficCaseId = "exchanges";
@@ -64,7 +57,6 @@ interface Source {
 export class TrafficSession {
   readonly #input: TrafficSessionInput;
   readonly #judge: ExchangeJudge;
-  readonly #observed: ObservedJudge;
   readonly #groups: FailureGroups;
   readonly #kept: KeptBodies;
   readonly #secrets: SecretValues;
@@ -83,7 +75,6 @@ export class TrafficSession {
     this.#secrets = input.secrets ?? new SecretValues();
     const { spec, bus } = input;
     this.#judge = new ExchangeJudge(spec, input.checks);
-    this.#observed = new ObservedJudge(spec);
     this.#groups = new FailureGroups(
       (event) => bus.emit(event),
       spec.operations.all().map((operation) => operation.operationId),
@@ -153,22 +144,27 @@ export class TrafficSession {
       const code = exchange.error?.code ?? "TRANSPORT";
       this.#unanswered.set(code, (this.#unanswered.get(code) ?? 0) + 1);
     }
-    const record = (result: CheckResult, judged: Exchange) => {
-      const recorded = source.tally.add(result, judged);
-      if (recorded.outcome.status !== "passed")
-        bus.emit({ type: "check", suiteId: sourceId, caseId: trafficCaseId, result: recorded });
-    };
-    this.#judge.judge(exchange, source.tally, record, recording);
-    for (const result of this.#observed.judge(exchange, caller)) {
-      if (result.outcome.status === "passed") source.tally.countPass();
-      else record(result, exchange);
-    }
+    this.#judge.judge(exchange, source.tally, this.#recordIn(source), {
+      ...(recording ? { recording } : {}),
+      ...(caller !== undefined ? { caller } : {}),
+    });
   }
 
-  /** Ends a source's case and suite. */
+  /** Records a result in a source's case (a failure or skip also as a `check` event). */
+  #recordIn(source: Source): RecordResult {
+    return (result: CheckResult, judged: Exchange | undefined) => {
+      const recorded = source.tally.add(result, judged);
+      if (recorded.outcome.status !== "passed")
+        this.#input.bus.emit({ type: "check", suiteId: source.id, caseId: trafficCaseId, result: recorded });
+    };
+  }
+
+  /** Ends a source's case and suite; the last one open gets the checks' end-of-run findings first. */
   finishSource(sourceId: string): void {
     const source = this.#sources.get(sourceId);
     if (!source || source.finished) return;
+    const lastOpen = [...this.#sources.values()].every((other) => other === source || other.finished);
+    if (lastOpen) this.#judge.end(() => ({ tally: source.tally, record: this.#recordIn(source) }));
     source.finished = true;
     const { bus } = this.#input;
     const end = this.#endOf(source);
@@ -188,34 +184,16 @@ export class TrafficSession {
     const { tally } = source;
     const logs: string[] = [exchangesText(source.exchanges)];
     if (source.unmatched > 0) logs.push(`${unmatchedText(source)}: ${unmatchedList(source)}`);
-    const status: CaseStatus = tally.failed ? "failed" : tally.passed > 0 ? "passed" : "skipped";
-    const durationMs = performance.now() - source.started;
-    return {
-      case: {
-        type: "case-finished",
-        suiteId: source.id,
-        caseId: trafficCaseId,
-        title: source.title,
-        tags: ["read-only"],
-        status,
-        durationMs,
-        results: tally.notable,
-        passedChecks: tally.passed,
-        exchanges: tally.exchanges,
-        exchangeCount: source.exchanges,
-        ...(status === "skipped"
-          ? { skipReason: "no exchange of an operation of the description to judge" }
-          : {}),
-        logs,
-      },
-      suite: {
-        type: "suite-finished",
-        suiteId: source.id,
-        status,
-        counts: { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, [status]: 1 },
-        durationMs,
-      },
-    };
+    return checksOnlyCaseEnd({
+      suiteId: source.id,
+      caseId: trafficCaseId,
+      title: source.title,
+      tally,
+      durationMs: performance.now() - source.started,
+      exchangeCount: source.exchanges,
+      skipReason: "no exchange of an operation of the description to judge",
+      logs,
+    });
   }
 
   /**

@@ -148,6 +148,7 @@ describe("body-matches-schema", () => {
     bodyMatchesSchema.check(
       spy,
       exchange({ json: { data: [] }, headers: { "content-type": "Application/JSON; charset=utf-8" } }),
+      undefined,
     );
     expect(asked).toEqual([["getNodeBalancers", 200, "application/json"]]);
   });

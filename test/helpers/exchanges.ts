@@ -258,7 +258,9 @@ export interface CheckCase {
 /** Runs a check's table: each row is one test named after it. */
 export function runCheckCases(definition: CheckDefinition, cases: readonly CheckCase[]): void {
   it.each(cases)("$name", (row) => {
-    expect(definition.check(row.context ?? context(), row.exchange)).toMatchObject(row.outcome);
+    expect(definition.check(row.context ?? context(), row.exchange, definition.state?.())).toMatchObject(
+      row.outcome,
+    );
   });
   it("its table has a case that passes and one that fails", () => {
     const statuses = new Set(cases.map((row) => row.outcome.status));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CheckDefinition } from "../../src/checks/types.ts";
+import type { AnsweredExchange, CheckDefinition } from "../../src/checks/types.ts";
 import { SecretValues } from "../../src/core/redact.ts";
 import { type CheckResult, failed, passed, skipped } from "../../src/core/result.ts";
 import { CaseTally } from "../../src/runner/case-tally.ts";
@@ -72,5 +72,86 @@ describe("exchange judge", () => {
     const { judge } = judged([answered(404), answered(200), answered(404), exchange({ status: 500 })]);
     const [only] = judge.coverage();
     expect(only?.statuses).toEqual([200, 404]);
+  });
+
+  it("gives a stateful check its per-run state, in order, and the caller when the feeder knows it", () => {
+    const seenBy: string[] = [];
+    const counting: CheckDefinition<{ answers: number }> = {
+      id: "counts-answers",
+      title: "",
+      state: () => ({ answers: 0 }),
+      check: (context, _answered, state) => {
+        state.answers += 1;
+        seenBy.push(context.caller ?? "unknown");
+        return state.answers === 2 ? failed("second answer") : undefined;
+      },
+    };
+    const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [counting]);
+    const tally = new CaseTally(new SecretValues());
+    const recorded: CheckResult[] = [];
+    const record = (result: CheckResult) => recorded.push(result);
+    judge.judge(exchange(), tally, record, { caller: "token-a" });
+    judge.judge(exchange(), tally, record);
+    judge.judge(exchange(), tally, record);
+    expect(seenBy).toEqual(["token-a", "unknown", "unknown"]);
+    // No outcome: not an exchange it is about, neither counted nor kept.
+    expect(tally.passed).toBe(0);
+    expect(recorded.map((result) => result.outcome.status)).toEqual(["failed"]);
+    // A second judge (another run) starts from a fresh state.
+    const again = new ExchangeJudge(stubSpec({ operations: [operation()] }), [counting]);
+    again.judge(exchange(), tally, record);
+    expect(recorded).toHaveLength(1);
+  });
+
+  it("calls the end-of-run hooks once with the run's state, a crash reported as the check's failure", () => {
+    const open = exchange();
+    const pending: CheckDefinition<Set<AnsweredExchange>> = {
+      id: "pending",
+      title: "",
+      state: () => new Set(),
+      check: (_context, answered, state) => {
+        state.add(answered);
+        return undefined;
+      },
+      end: (state) => [...state].map((about) => ({ outcome: failed("never settled"), exchange: about })),
+    };
+    const crashing: CheckDefinition = {
+      id: "crashes-at-end",
+      title: "",
+      check: () => undefined,
+      end: () => {
+        throw new Error("boom");
+      },
+    };
+    const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [pending, crashing]);
+    const tally = new CaseTally(new SecretValues());
+    judge.judge(open, tally, () => {});
+    // About no exchange yet (none answered anything): no warning, until the end judges.
+    expect(judge.checksNeverJudged().size).toBe(0);
+    const recorded: [CheckResult, unknown][] = [];
+    judge.end(() => ({ tally, record: (result, about) => recorded.push([result, about]) }));
+    expect(recorded).toEqual([
+      [{ checkId: "pending", exchangeId: open.id, outcome: failed("never settled") }, open],
+      [
+        {
+          checkId: "crashes-at-end",
+          exchangeId: undefined,
+          outcome: failed("check crashes-at-end crashed: boom"),
+        },
+        undefined,
+      ],
+    ]);
+    expect(judge.checksNeverJudged().size).toBe(0);
+  });
+
+  it("warns of a check that skipped every exchange it was about, not of one no exchange was about", () => {
+    const situational: CheckDefinition = { id: "situational", title: "", check: () => undefined };
+    const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [...checks, situational]);
+    const tally = new CaseTally(new SecretValues());
+    judge.judge(transportFailure("UND_ERR_SOCKET", "other side closed"), tally, () => {});
+    // No answer came at all: every check is listed, whatever it would have said.
+    expect([...judge.checksNeverJudged().keys()]).toContain("situational");
+    judge.judge(exchange(), tally, () => {});
+    expect(judge.checksNeverJudged()).toEqual(new Map([["never-applies", "does not apply"]]));
   });
 });

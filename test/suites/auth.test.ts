@@ -102,6 +102,7 @@ describe("auth suite", () => {
       "accepted-scopes-header-missing",
       "expired-token-accepted",
       "expires-in-wrong",
+      "no-token-answers-403",
       "public-client-refresh-token",
       "read-only-token-writes",
       "refresh-token-reusable",

@@ -22,7 +22,12 @@ describe("headers suite", () => {
   });
 
   it("claims the header faults", () => {
-    expect(faultsClaimedBy("headers").sort()).toEqual(["content-type-wrong", "cors-missing"]);
+    expect(faultsClaimedBy("headers").sort()).toEqual([
+      "content-type-wrong",
+      "cors-missing",
+      "hsts-missing",
+      "vary-missing",
+    ]);
   });
 
   it.concurrent.each(faultsClaimedBy("headers"))("catches %s", async (faultId) => {

@@ -38,4 +38,8 @@ describe("operations suite", () => {
       await expectCaught(["operations"], faultId, ["invalid-request-refused"]);
     },
   );
+
+  it("catches client-secret-shown through secrets-not-returned: a client read back shows its secret", async () => {
+    await expectCaught(["operations"], "client-secret-shown", ["secrets-not-returned"]);
+  });
 });

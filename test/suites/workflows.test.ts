@@ -38,6 +38,10 @@ const steps: Record<string, { readonly step: string; readonly check: string }> =
     step: "workflow-balancer/https",
     check: "assert:the switch: the answer does not echo ssl_key",
   },
+  "root-pass-echoed": {
+    step: "workflow-back-ends/instances",
+    check: "secrets-not-returned",
+  },
   "unbooted-instance-boots": {
     step: "workflow-back-ends/instances",
     check: "assert:an instance created with booted false is not started",

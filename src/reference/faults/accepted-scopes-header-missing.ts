@@ -1,4 +1,5 @@
 /** Answers no longer say which scope the operation needs (`X-Accepted-OAuth-Scopes`). */
+import { withoutHeader } from "./reply-rewrites.ts";
 import type { Fault } from "./types.ts";
 
 export const acceptedScopesHeaderMissing: Fault = {
@@ -8,11 +9,5 @@ export const acceptedScopesHeaderMissing: Fault = {
     suites: ["auth"],
     checks: ["assert:X-Accepted-OAuth-Scopes names the needed scope", "documented-headers"],
   },
-  apply: (target) =>
-    target.rewriteReplies((outgoing) => ({
-      ...outgoing,
-      headers: Object.fromEntries(
-        Object.entries(outgoing.headers).filter(([name]) => name.toLowerCase() !== "x-accepted-oauth-scopes"),
-      ),
-    })),
+  apply: (target) => target.rewriteReplies(withoutHeader("X-Accepted-OAuth-Scopes")),
 };

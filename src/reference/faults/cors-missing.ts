@@ -6,7 +6,11 @@ export const corsMissing: Fault = {
   description: "every Access-Control-* header is left off, on answers and preflights",
   detectedBy: {
     suites: ["headers"],
-    checks: ["assert:Access-Control-Allow-Origin is set", "assert:a preflight allows the origin"],
+    checks: [
+      "assert:Access-Control-Allow-Origin is set",
+      "assert:a preflight allows the origin",
+      "cors-headers",
+    ],
   },
   apply: (target) =>
     target.rewriteReplies((outgoing) => ({

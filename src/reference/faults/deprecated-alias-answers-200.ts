@@ -6,7 +6,7 @@ export const deprecatedAliasAnswers200: Fault = {
   description: "the deprecated node-creation path answers 200 instead of 299",
   detectedBy: {
     suites: ["workflow-back-ends"],
-    checks: ["assert:the deprecated node path answers 299", "status-code-documented"],
+    checks: ["assert:the deprecated node path answers 299", "status-code-documented", "observed-deprecated"],
   },
   apply: (target) =>
     target.rewriteReplies((outgoing, operation) =>

@@ -40,7 +40,10 @@ function shiftTimes(value: unknown, timeZone: string): unknown {
 export const profileTimezoneInTimes: Fault = {
   id: "profile-timezone-in-times",
   description: "times in answers are written in the profile's timezone instead of UTC",
-  detectedBy: { suites: ["versioning"], checks: ["assert:a time written under a non-UTC profile is UTC"] },
+  detectedBy: {
+    suites: ["versioning"],
+    checks: ["assert:a time written under a non-UTC profile is UTC", "created-time-utc"],
+  },
   apply: (target) =>
     target.rewriteReplies((outgoing) => {
       const { timezone } = target.state.profile;

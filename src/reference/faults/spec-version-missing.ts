@@ -1,4 +1,5 @@
 /** Answers no longer name the release that handled them (`X-Spec-Version` dropped). */
+import { withoutHeader } from "./reply-rewrites.ts";
 import type { Fault } from "./types.ts";
 
 export const specVersionMissing: Fault = {
@@ -8,11 +9,5 @@ export const specVersionMissing: Fault = {
     suites: ["versioning"],
     checks: ["assert:X-Spec-Version is the spec's version", "spec-version-header"],
   },
-  apply: (target) =>
-    target.rewriteReplies((outgoing) => ({
-      ...outgoing,
-      headers: Object.fromEntries(
-        Object.entries(outgoing.headers).filter(([name]) => name.toLowerCase() !== "x-spec-version"),
-      ),
-    })),
+  apply: (target) => target.rewriteReplies(withoutHeader("X-Spec-Version")),
 };

@@ -13,7 +13,7 @@ export const sslKeyEchoed: Fault = {
   description: "a profile's ssl_key is echoed in full wherever the profile is shown",
   detectedBy: {
     suites: ["workflow-balancer"],
-    checks: ["assert:the switch: the answer does not echo ssl_key"],
+    checks: ["assert:the switch: the answer does not echo ssl_key", "secrets-not-returned"],
   },
   apply: (target) =>
     target.rewriteReplies((outgoing, operation) => {

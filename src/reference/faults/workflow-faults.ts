@@ -11,6 +11,7 @@ import { nodesNeverUp } from "./nodes-never-up.ts";
 import { nodesStatusSwapped } from "./nodes-status-swapped.ts";
 import { portNeverListens } from "./port-never-listens.ts";
 import { portSharedByProfiles } from "./port-shared-by-profiles.ts";
+import { rootPassEchoed } from "./root-pass-echoed.ts";
 import { sslKeyEchoed } from "./ssl-key-echoed.ts";
 import type { Fault } from "./types.ts";
 import { unbootedInstanceBoots } from "./unbooted-instance-boots.ts";
@@ -20,6 +21,7 @@ export const workflowFaults: readonly Fault[] = [
   portSharedByProfiles,
   blankSubjectAccepted,
   sslKeyEchoed,
+  rootPassEchoed,
   unbootedInstanceBoots,
   duplicateNodeLabelAccepted,
   nodeOtherRegionAccepted,
