@@ -10,11 +10,14 @@ import type {
   BaselineComparison,
   CaseFinished,
   FailureGroup,
+  NotRequestedReason,
+  OperationCoverage,
   RunSelection,
   RunStarted,
 } from "../core/events.ts";
 import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
+import { summarizeCoverage } from "../runner/coverage-summary.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
 import {
   RunRecord,
@@ -27,7 +30,7 @@ import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.3.0";
+export const reportSchemaVersion = "2.4.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -107,6 +110,10 @@ export interface JsonSuite {
   readonly cases: readonly JsonCase[];
 }
 
+/** An operation's row of the coverage table; a report older than 2.4.0 has only its id, method, path and statuses. */
+export type JsonOperationCoverage = Pick<OperationCoverage, "operationId" | "method" | "path" | "statuses"> &
+  Partial<Omit<OperationCoverage, "operationId" | "method" | "path" | "statuses">>;
+
 /** The whole report, as `report.schema.json` describes it. */
 export interface JsonReport {
   readonly schemaVersion: string;
@@ -147,14 +154,15 @@ export interface JsonReport {
     readonly latency: LatencySummary;
   };
   readonly coverage: {
-    readonly operations: { readonly exercised: number; readonly total: number };
+    /** `neverRequested` and `notRequested` (operations never requested, per reason) since 2.4.0. */
+    readonly operations: {
+      readonly exercised: number;
+      readonly total: number;
+      readonly neverRequested?: number;
+      readonly notRequested?: Readonly<Partial<Record<NotRequestedReason, number>>>;
+    };
     readonly statuses: readonly number[];
-    readonly byOperation: readonly {
-      readonly operationId: string;
-      readonly method: string;
-      readonly path: string;
-      readonly statuses: readonly number[];
-    }[];
+    readonly byOperation: readonly JsonOperationCoverage[];
   };
   readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] } | null;
   readonly warnings: readonly string[];
@@ -264,6 +272,29 @@ export function toJsonCase(event: CaseFinished): JsonCase {
   };
 }
 
+/** The coverage table and its numbers (the table's own summary: every format counts the same way). */
+function jsonCoverage(record: RunRecord): JsonReport["coverage"] {
+  const coverage = record.coverage();
+  const summary = summarizeCoverage(coverage.operations);
+  return {
+    operations: {
+      exercised: record.exercisedOperations(),
+      total: coverage.total,
+      neverRequested: record.ended
+        ? summary.neverRequested
+        : coverage.total - summary.exercised - summary.unanswered,
+      notRequested: Object.fromEntries(summary.reasons.map((one) => [one.reason, one.count])),
+    },
+    statuses: record.statusesSeen(),
+    byOperation: coverage.operations.map((operation) => ({
+      ...operation,
+      statuses: [...operation.statuses],
+      suites: [...operation.suites],
+      checks: [...operation.checks],
+    })),
+  };
+}
+
 /** Everything but the suites (which are streamed after it). */
 export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonReport, "suites"> {
   const finished = record.finished;
@@ -276,7 +307,6 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
       else if (result.outcome.status === "skipped") skippedChecks += 1;
     }
   }
-  const coverage = record.coverage();
   return {
     schemaVersion: reportSchemaVersion,
     runId: started.runId,
@@ -309,16 +339,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
       rateLimited: record.rateLimited,
       latency: record.latency.summary(),
     },
-    coverage: {
-      operations: { exercised: record.exercisedOperations(), total: coverage.total },
-      statuses: record.statusesSeen(),
-      byOperation: coverage.operations.map((operation) => ({
-        operationId: operation.operationId,
-        method: operation.method,
-        path: operation.path,
-        statuses: [...operation.statuses],
-      })),
-    },
+    coverage: jsonCoverage(record),
     cleanup: finished ? { deleted: finished.cleanup.deleted, failed: [...finished.cleanup.failed] } : null,
     warnings: [...record.warnings],
     unfinishedCases: record.openCases.map((open) => ({

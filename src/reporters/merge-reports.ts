@@ -24,7 +24,13 @@ import type {
 import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { namedCasesPerGroup, namedOperationsPerGroup } from "../runner/failure-groups.ts";
-import { type JsonCase, type JsonExchange, type JsonReport, jsonReportFile } from "./json.ts";
+import {
+  type JsonCase,
+  type JsonExchange,
+  type JsonOperationCoverage,
+  type JsonReport,
+  jsonReportFile,
+} from "./json.ts";
 import { readReportFile } from "./report-file.ts";
 
 /** A report read from disk, with where it came from (for messages). */
@@ -206,25 +212,69 @@ export function mergeGroups(all: readonly (readonly FailureGroup[])[]): FailureG
   );
 }
 
-/** Each operation once, with every status any report saw for it. */
+/**
+ * A row as this version writes it. A report older than 2.4.0 counted no requests: each status it saw stands for
+ * one request at least, meant valid, and nothing says why an operation without one was not requested.
+ */
+function fullRow(row: JsonOperationCoverage): OperationCoverage {
+  return {
+    operationId: row.operationId,
+    method: row.method,
+    path: row.path,
+    statuses: row.statuses,
+    requests: row.requests ?? row.statuses.length,
+    ...(row.notRequested ? { notRequested: row.notRequested } : {}),
+    valid: row.valid ?? { sent: row.statuses.length, accepted: row.statuses.filter((s) => s < 300).length },
+    invalid: row.invalid ?? { sent: 0, refused: 0 },
+    chained: row.chained ?? false,
+    suites: row.suites ?? [],
+    checks: row.checks ?? [],
+  };
+}
+
+/**
+ * Each operation once: statuses, suites and checks joined, counts summed, chained if any shard chained it. One
+ * never requested keeps a reason other than "suite not selected" when a shard has one (the generic layer ran in
+ * one shard only: the others say it was not selected there).
+ */
+function mergeRows(earlier: OperationCoverage, row: OperationCoverage): OperationCoverage {
+  const requests = earlier.requests + row.requests;
+  const reasons = [earlier.notRequested, row.notRequested];
+  const notRequested =
+    requests > 0
+      ? undefined
+      : (reasons.find((one) => one && one.reason !== "suite-not-selected") ?? reasons.find(Boolean));
+  return {
+    operationId: earlier.operationId,
+    method: earlier.method,
+    path: earlier.path,
+    statuses: [...new Set([...earlier.statuses, ...row.statuses])].sort((a, b) => a - b),
+    requests,
+    ...(notRequested ? { notRequested } : {}),
+    valid: {
+      sent: earlier.valid.sent + row.valid.sent,
+      accepted: earlier.valid.accepted + row.valid.accepted,
+    },
+    invalid: {
+      sent: earlier.invalid.sent + row.invalid.sent,
+      refused: earlier.invalid.refused + row.invalid.refused,
+    },
+    chained: earlier.chained || row.chained,
+    suites: [...new Set([...earlier.suites, ...row.suites])].sort(),
+    checks: [...new Set([...earlier.checks, ...row.checks])].sort(),
+  };
+}
+
+/** Each operation once, with what every report saw of it. */
 export function mergeCoverage(all: readonly JsonReport["coverage"][]): OperationCoverage[] {
-  const merged = new Map<string, { method: string; path: string; statuses: Set<number> }>();
+  const merged = new Map<string, OperationCoverage>();
   for (const coverage of all)
     for (const operation of coverage.byOperation) {
-      const entry = merged.get(operation.operationId) ?? {
-        method: operation.method,
-        path: operation.path,
-        statuses: new Set<number>(),
-      };
-      for (const status of operation.statuses) entry.statuses.add(status);
-      merged.set(operation.operationId, entry);
+      const row = fullRow(operation);
+      const earlier = merged.get(row.operationId);
+      merged.set(row.operationId, earlier ? mergeRows(earlier, row) : row);
     }
-  return [...merged].map(([operationId, entry]) => ({
-    operationId,
-    method: entry.method,
-    path: entry.path,
-    statuses: [...entry.statuses].sort((a, b) => a - b),
-  }));
+  return [...merged.values()];
 }
 
 function mergeBaselines(all: readonly (BaselineComparison | null)[]): BaselineComparison | undefined {

@@ -20,6 +20,7 @@ import { SecretValues } from "../core/redact.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import { KeptBodies } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
+import { genericLeftOutOf, planCoverage } from "./coverage-plan.ts";
 import { compareWithBaseline } from "./earlier-report.ts";
 import type { EventBus } from "./event-bus.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
@@ -383,7 +384,14 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
     ...withWarnings(verdictOf(totals, signal, baseline), config.warningsAsErrors ? warnings.length : 0),
     counts: totals,
     exchanges: judge.exchanges,
-    coverage: judge.coverage(),
+    coverage: judge.coverage(
+      planCoverage({
+        spec,
+        operations: input.operations ?? everyOperation,
+        genericLeftOut: genericLeftOutOf(input.suites, input.refused),
+        writesAllowed: target.writesAllowed,
+      }),
+    ),
     retries: client.retries,
     rateLimited: client.rateLimited,
     cleanup,

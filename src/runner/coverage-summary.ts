@@ -1,0 +1,78 @@
+/**
+ * The coverage table in one line's numbers: operations exercised (answered at least once), requested without an
+ * answer, never requested with the count per reason; and the `--fail-under` gate on the exercised share. Every
+ * report format and the CLI read these numbers from here, so they cannot disagree.
+ * @module
+ */
+import type { NotRequestedReason, OperationCoverage } from "../core/events.ts";
+
+export interface CoverageSummary {
+  readonly total: number;
+  /** Answered at least once. */
+  readonly exercised: number;
+  /** Requested, never answered (transport failures). */
+  readonly unanswered: number;
+  readonly neverRequested: number;
+  /** Never requested, per reason, most first (then by name). */
+  readonly reasons: readonly { readonly reason: NotRequestedReason; readonly count: number }[];
+  /** Exercised share in percent (100 for a description without operations). */
+  readonly percent: number;
+}
+
+type CoverageRow = Pick<OperationCoverage, "statuses" | "requests" | "notRequested">;
+
+export function summarizeCoverage(rows: readonly CoverageRow[]): CoverageSummary {
+  let exercised = 0;
+  let unanswered = 0;
+  const reasons = new Map<NotRequestedReason, number>();
+  for (const row of rows) {
+    if (row.statuses.length > 0) exercised += 1;
+    else if (row.requests > 0) unanswered += 1;
+    else {
+      const reason = row.notRequested?.reason ?? "not-reached";
+      reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+    }
+  }
+  const neverRequested = rows.length - exercised - unanswered;
+  return {
+    total: rows.length,
+    exercised,
+    unanswered,
+    neverRequested,
+    reasons: [...reasons]
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+    percent: rows.length === 0 ? 100 : (exercised / rows.length) * 100,
+  };
+}
+
+/** Short words for each reason, for one-line summaries. */
+export const reasonWords: Readonly<Record<NotRequestedReason, string>> = Object.freeze({
+  "other-server": "another server's",
+  deselected: "deselected",
+  "suite-not-selected": "generic suite not selected",
+  unbuildable: "no request buildable",
+  "writes-not-allowed": "writes not allowed",
+  "not-reached": "not reached",
+});
+
+/** "30 of 48 operations exercised; 18 never requested (12 writes not allowed, 6 deselected)". */
+export function coverageLine(summary: CoverageSummary): string {
+  const reasons = summary.reasons.map((one) => `${one.count} ${reasonWords[one.reason]}`).join(", ");
+  const unanswered = summary.unanswered > 0 ? `; ${summary.unanswered} requested without an answer` : "";
+  return `${summary.exercised} of ${summary.total} operations exercised; ${summary.neverRequested} never requested${reasons ? ` (${reasons})` : ""}${unanswered}`;
+}
+
+/**
+ * The `--fail-under` verdict: undefined when the exercised share reaches `threshold` percent, else the one line
+ * that says it does not.
+ */
+export function failUnderShortfall(summary: CoverageSummary, threshold: number): string | undefined {
+  if (summary.percent >= threshold) return undefined;
+  return `coverage ${formatPercent(summary.percent)} of operations exercised is under --fail-under ${threshold}% (${summary.exercised} of ${summary.total})`;
+}
+
+/** 62.5 → "62.5%", 100 → "100%". */
+export function formatPercent(percent: number): string {
+  return `${Number(percent.toFixed(1))}%`;
+}
