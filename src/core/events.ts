@@ -255,6 +255,11 @@ export interface RunFinished {
   readonly exchanges: number;
   /** Every operation of the spec, with the statuses seen for it (empty when never exercised). */
   readonly coverage: readonly OperationCoverage[];
+  /**
+   * `--fail-under PERCENT`: the share of operations exercised against it; below it, `message` says so in one line
+   * and a run that would pass exits 1 (its status still says what it judged).
+   */
+  readonly failUnder?: { readonly threshold: number; readonly percent: number; readonly message?: string };
   readonly retries: number;
   readonly rateLimited: number;
   readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] };

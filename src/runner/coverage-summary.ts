@@ -4,6 +4,7 @@
  * report format and the CLI read these numbers from here, so they cannot disagree.
  * @module
  */
+import { ConfigError } from "../core/errors.ts";
 import type { NotRequestedReason, OperationCoverage } from "../core/events.ts";
 
 export interface CoverageSummary {
@@ -75,4 +76,15 @@ export function failUnderShortfall(summary: CoverageSummary, threshold: number):
 /** 62.5 → "62.5%", 100 → "100%". */
 export function formatPercent(percent: number): string {
   return `${Number(percent.toFixed(1))}%`;
+}
+
+/** Parses `--fail-under`'s `80`, `80%` or `62.5` (0 to 100); a ConfigError naming the option otherwise. */
+export function parseFailUnder(text: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(text);
+  const percent = Number(match?.[1]);
+  if (!match || !(percent >= 0 && percent <= 100))
+    throw new ConfigError(
+      `--fail-under ${text}: give the share of operations to exercise, a percentage from 0 to 100 (e.g. 80 or 80%)`,
+    );
+  return percent;
 }

@@ -11,6 +11,7 @@ import type {
   BaselineComparison,
   CaseStatus,
   Counts,
+  OperationCoverage,
   PlannedSuite,
   RunFinished,
   RunStarted,
@@ -21,6 +22,7 @@ import type { ApiSpec } from "../spec/types.ts";
 import { KeptBodies } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
 import { genericLeftOutOf, planCoverage } from "./coverage-plan.ts";
+import { failUnderShortfall, summarizeCoverage } from "./coverage-summary.ts";
 import { compareWithBaseline } from "./earlier-report.ts";
 import type { EventBus } from "./event-bus.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
@@ -178,6 +180,17 @@ function withWarnings(
   return warnings > 0 && verdict.exitCode === ExitCode.ok
     ? { ...verdict, exitCode: ExitCode.checkFailed }
     : verdict;
+}
+
+/** `--fail-under`: the exercised share against the threshold, with the line saying it falls short. */
+function failUnderOf(
+  coverage: readonly OperationCoverage[],
+  threshold: number | undefined,
+): RunFinished["failUnder"] {
+  if (threshold === undefined) return undefined;
+  const summary = summarizeCoverage(coverage);
+  const message = failUnderShortfall(summary, threshold);
+  return { threshold, percent: summary.percent, ...(message ? { message } : {}) };
 }
 
 export async function runEngine(input: EngineInput): Promise<RunFinished> {
@@ -376,22 +389,29 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         ),
       }
     : undefined;
+  const coverage = judge.coverage(
+    planCoverage({
+      spec,
+      operations: input.operations ?? everyOperation,
+      genericLeftOut: genericLeftOutOf(input.suites, input.refused),
+      writesAllowed: target.writesAllowed,
+    }),
+  );
+  const failUnder = failUnderOf(coverage, config.failUnder);
+  const verdict = withWarnings(
+    verdictOf(totals, signal, baseline),
+    config.warningsAsErrors ? warnings.length : 0,
+  );
   const finished: RunFinished = {
     type: "run-finished",
     runId: input.runId,
     finishedAt: new Date().toISOString(),
     durationMs: performance.now() - started,
-    ...withWarnings(verdictOf(totals, signal, baseline), config.warningsAsErrors ? warnings.length : 0),
+    ...withWarnings(verdict, failUnder?.message === undefined ? 0 : 1),
     counts: totals,
     exchanges: judge.exchanges,
-    coverage: judge.coverage(
-      planCoverage({
-        spec,
-        operations: input.operations ?? everyOperation,
-        genericLeftOut: genericLeftOutOf(input.suites, input.refused),
-        writesAllowed: target.writesAllowed,
-      }),
-    ),
+    coverage,
+    ...(failUnder ? { failUnder } : {}),
     retries: client.retries,
     rateLimited: client.rateLimited,
     cleanup,

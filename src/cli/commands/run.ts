@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from "yargs";
 import { ConfigError } from "../../core/errors.ts";
 import { addedHeadersOf } from "../../runner/added-headers.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../../runner/config.ts";
+import { parseFailUnder } from "../../runner/coverage-summary.ts";
 import { baselineOf, durationsOf } from "../../runner/earlier-report.ts";
 import { listenFlagsProblem, withListenFlags } from "../../runner/listen-drivers/index.ts";
 import { parseShard } from "../../runner/shard.ts";
@@ -191,6 +192,12 @@ export function runOptions(yargs: Argv) {
         describe:
           "Exit 1 when the run ends with warnings (cases left out, answers mostly 401/403/404, long rate-limit waits, checks that judged nothing)",
       })
+      .option("fail-under", {
+        type: "string",
+        group: groups.behaviour,
+        describe:
+          "Exit 1 when fewer operations than this share (percent, e.g. 80) were exercised, saying so in one line",
+      })
       .option("max-response-bytes", {
         coerce: plainNumber,
         default: runConfigDefaults.maxResponseBytes,
@@ -315,6 +322,7 @@ export function runOptions(yargs: Argv) {
           if (problem) throw new ConfigError(problem);
         }
         if (args.shard !== undefined) parseShard(String(args.shard));
+        if (args["fail-under"] !== undefined) parseFailUnder(args["fail-under"]);
         addedHeadersOf(headerTexts(args.header));
         if (args.durations !== undefined && args.shard === undefined)
           throw new ConfigError("--durations balances shards: give it with --shard i/n");
@@ -400,6 +408,7 @@ export async function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = proces
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
     warningsAsErrors: args["warnings-as-errors"],
+    failUnder: args["fail-under"] === undefined ? undefined : parseFailUnder(args["fail-under"]),
     maxResponseBytes: args["max-response-bytes"],
     requestDeadlineMs: args["request-deadline"],
     maxWaitMs: args["max-wait"],
