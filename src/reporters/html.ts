@@ -23,9 +23,9 @@ import {
   groupSize,
   repeatNote,
 } from "./_internals/failure-text.ts";
-import { RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
+import { type RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { prettyValue } from "./_internals/text.ts";
-import { writeReportFile } from "./output.ts";
 import type { HtmlReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const htmlReportFile = "report.html";
@@ -373,18 +373,9 @@ ${notes.length > 0 ? html`<section id="notes"><h2>Warnings and cleanup</h2><ul>$
 }
 
 export function createHtmlReporter(options: ReporterOptions, own: HtmlReporterOptions = {}): Reporter {
-  const record = new RunRecord();
-  return {
+  return createFileReporter(options, {
     name: "html",
-    files: [htmlReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, htmlReportFile, htmlReport(record.snapshotOf(event), own));
-    },
-    async close() {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, htmlReportFile, htmlReport(record, own));
-    },
-  };
+    file: htmlReportFile,
+    render: (record) => htmlReport(record, own),
+  });
 }

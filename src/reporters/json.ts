@@ -18,15 +18,15 @@ import type {
 import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
 import { summarizeCoverage } from "../runner/coverage-summary.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
 import {
-  RunRecord,
+  type RunRecord,
   type RunStatus,
   type SuiteRecord,
   type SuiteStatus,
   totalOf,
 } from "./_internals/run-record.ts";
-import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
@@ -394,28 +394,10 @@ export function* jsonReportChunks(record: RunRecord, started: RunStarted): Gener
 }
 
 export function createJsonReporter(options: ReporterOptions, _own: JsonReporterOptions = {}): Reporter {
-  const record = new RunRecord();
-  return {
+  return createFileReporter(options, {
     name: "json",
-    files: [jsonReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      // Rendered now, from the record as it is at the snapshot; written while later events wait their turn.
-      const text = [...jsonReportChunks(record.snapshotOf(event), record.started)].join("");
-      await writeReportFile(options.outputDir, jsonReportFile, text);
-    },
-    async close() {
-      // Nothing ran (the engine failed before `run-started`): no report rather than an empty one.
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started));
-    },
-    abandon(exitCode) {
-      if (!record.started) return [];
-      record.abandon(exitCode);
-      return [
-        writeReportFileSync(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started)),
-      ];
-    },
-  };
+    file: jsonReportFile,
+    render: jsonReportChunks,
+    abandon: true,
+  });
 }

@@ -13,10 +13,10 @@
 import type { CaseFinished, FailureGroup } from "../core/events.ts";
 import { toSeconds } from "./_internals/durations.ts";
 import { failureLines, firstMessage } from "./_internals/failure-text.ts";
-import { RunRecord, type SuiteRecord } from "./_internals/run-record.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
+import type { RunRecord, SuiteRecord } from "./_internals/run-record.ts";
 import { excerpt } from "./_internals/text.ts";
 import { escapeXml, escapeXmlAttribute } from "./_internals/xml.ts";
-import { writeReportFile } from "./output.ts";
 import type { JunitReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const junitReportFile = "junit.xml";
@@ -216,18 +216,5 @@ function testsuite(
 }
 
 export function createJunitReporter(options: ReporterOptions, _own: JunitReporterOptions = {}): Reporter {
-  const record = new RunRecord();
-  return {
-    name: "junit",
-    files: [junitReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, junitReportFile, junitXml(record.snapshotOf(event)));
-    },
-    async close() {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, junitReportFile, junitXml(record));
-    },
-  };
+  return createFileReporter(options, { name: "junit", file: junitReportFile, render: junitXml });
 }

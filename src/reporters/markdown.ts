@@ -15,9 +15,9 @@ import {
   groupExamples,
   groupSize,
 } from "./_internals/failure-text.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
 import { codeBlock, codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
-import { RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
-import { writeReportFile } from "./output.ts";
+import type { RunRecord, SuiteStatus } from "./_internals/run-record.ts";
 import type { MarkdownReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const markdownReportFile = "summary.md";
@@ -186,22 +186,9 @@ export function createMarkdownReporter(
   options: ReporterOptions,
   own: MarkdownReporterOptions = {},
 ): Reporter {
-  const record = new RunRecord();
-  return {
+  return createFileReporter(options, {
     name: "markdown",
-    files: [markdownReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      await writeReportFile(
-        options.outputDir,
-        markdownReportFile,
-        markdownSummary(record.snapshotOf(event), own),
-      );
-    },
-    async close() {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, markdownReportFile, markdownSummary(record, own));
-    },
-  };
+    file: markdownReportFile,
+    render: (record) => markdownSummary(record, own),
+  });
 }

@@ -119,7 +119,11 @@ export function coverageRowText(row: OperationCoverage): string {
   if (row.invalid.sent > 0) parts.push(`invalid ${row.invalid.refused}/${row.invalid.sent} refused`);
   if (row.statuses.length === 0) parts.push(`${counted(row.requests, "request")}, no answer`);
   if (row.chained) parts.push("chained");
-  if (row.suites.length > 0) parts.push(`suites ${row.suites.join(", ")}`);
+  // A few suites are named; more are counted (the HTML and Markdown tables name them all).
+  if (row.suites.length > 0)
+    parts.push(
+      row.suites.length <= 3 ? `suites ${row.suites.join(", ")}` : counted(row.suites.length, "suite"),
+    );
   parts.push(counted(row.checks.length, "check"));
   return parts.join(" · ");
 }
