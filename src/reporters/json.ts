@@ -17,7 +17,7 @@ import type {
 } from "../core/events.ts";
 import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
-import { summarizeCoverage } from "../runner/coverage-summary.ts";
+import { summarizeTable } from "../runner/coverage-summary.ts";
 import { createFileReporter } from "./_internals/file-reporter.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
 import {
@@ -275,14 +275,12 @@ export function toJsonCase(event: CaseFinished): JsonCase {
 /** The coverage table and its numbers (the table's own summary: every format counts the same way). */
 function jsonCoverage(record: RunRecord): JsonReport["coverage"] {
   const coverage = record.coverage();
-  const summary = summarizeCoverage(coverage.operations);
+  const summary = summarizeTable(coverage.operations, coverage.total);
   return {
     operations: {
       exercised: record.exercisedOperations(),
       total: coverage.total,
-      neverRequested: record.ended
-        ? summary.neverRequested
-        : coverage.total - summary.exercised - summary.unanswered,
+      neverRequested: summary.neverRequested,
       notRequested: Object.fromEntries(summary.reasons.map((one) => [one.reason, one.count])),
     },
     statuses: record.statusesSeen(),

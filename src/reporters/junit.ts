@@ -11,6 +11,7 @@
  * @module
  */
 import type { CaseFinished, FailureGroup } from "../core/events.ts";
+import { coverageLine, summarizeTable } from "../runner/coverage-summary.ts";
 import { toSeconds } from "./_internals/durations.ts";
 import { failureLines, firstMessage } from "./_internals/failure-text.ts";
 import { createFileReporter } from "./_internals/file-reporter.ts";
@@ -106,6 +107,20 @@ function testcase(
   }
 }
 
+/** The run's coverage as properties (with the first suite's, as the warnings: JUnit has no place for the run's own). */
+function coverageProperties(record: RunRecord): [string, string | number][] {
+  const coverage = record.coverage();
+  const summary = summarizeTable(coverage.operations, coverage.total);
+  const shortfall = record.finished?.failUnder?.message;
+  return [
+    ["conform.coverage", coverageLine(summary)],
+    ["conform.coverage.exercised", summary.exercised],
+    ["conform.coverage.total", summary.total],
+    ["conform.coverage.neverRequested", summary.neverRequested],
+    ...(shortfall ? [["conform.coverage.failUnder", shortfall] as [string, string]] : []),
+  ];
+}
+
 export function junitXml(record: RunRecord): string {
   const started = record.started;
   if (!started) return "";
@@ -187,6 +202,7 @@ function testsuite(
     ["conform.spec", `${started.spec.source} ${started.spec.version}`],
     ["conform.suite.title", suite.title],
     ["conform.suite.status", record.suiteStatus(suite)],
+    ...(withWarnings ? coverageProperties(record) : []),
     ...(record.snapshot
       ? [
           ["conform.snapshot", `${record.snapshot.sequence} at ${record.snapshot.takenAt}`] as [

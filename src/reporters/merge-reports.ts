@@ -318,8 +318,40 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
   const reports = [...shards]
     .map((one) => one.report)
     .sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
+  const events: RunEvent[] = [mergedStart(reports, runId)];
+  const seeds = [...new Set(reports.map((one) => one.seed))];
+  if (seeds.length > 1)
+    events.push({
+      type: "warning",
+      message: `the shards ran with different seeds (${seeds.join(", ")}): the merged report names the first; each failure's replay line carries its own`,
+    });
+  for (const report of reports)
+    for (const message of report.warnings) events.push({ type: "warning", message });
+  const groups = mergeGroups(reports.map((one) => one.groups));
+  for (const group of groups) {
+    const firstCase = group.firstCases[0];
+    events.push({
+      type: "failure-group",
+      group: {
+        id: group.id,
+        checkId: group.checkId,
+        shape: group.shape,
+        example: group.example,
+        suiteId: firstCase?.suiteId ?? "",
+        caseId: firstCase?.caseId ?? "",
+      },
+    });
+  }
+  for (const report of reports) events.push(...suiteEvents(report));
+  if (reports.some((one) => one.finishedAt === null)) return events;
+  events.push(mergedFinish(reports, runId, groups));
+  return events;
+}
+
+/** The merged run's start: the earliest shard's time, the first shard's target and spec, every shard's suites. */
+function mergedStart(reports: readonly JsonReport[], runId: string): RunStarted {
   const first = reports[0]!;
-  const started: RunStarted = {
+  return {
     type: "run-started",
     runId,
     startedAt: reports.map((one) => one.startedAt).sort()[0]!,
@@ -348,54 +380,38 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
     toolVersion: first.tool.version,
     nodeVersion: first.node.version,
   };
-  const events: RunEvent[] = [started];
-  const seeds = [...new Set(reports.map((one) => one.seed))];
-  if (seeds.length > 1)
-    events.push({
-      type: "warning",
-      message: `the shards ran with different seeds (${seeds.join(", ")}): the merged report names the first; each failure's replay line carries its own`,
-    });
-  for (const report of reports)
-    for (const message of report.warnings) events.push({ type: "warning", message });
-  const groups = mergeGroups(reports.map((one) => one.groups));
-  for (const group of groups) {
-    const firstCase = group.firstCases[0];
-    events.push({
-      type: "failure-group",
-      group: {
-        id: group.id,
-        checkId: group.checkId,
-        shape: group.shape,
-        example: group.example,
-        suiteId: firstCase?.suiteId ?? "",
-        caseId: firstCase?.caseId ?? "",
-      },
-    });
+}
+
+/** A shard's suites as the engine told them: started, their cases finished (or still open), finished. */
+function suiteEvents(report: JsonReport): RunEvent[] {
+  const events: RunEvent[] = [];
+  for (const suite of report.suites) {
+    if (suite.status === "not-run" && suite.cases.length === 0) continue;
+    events.push({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
+    for (const one of suite.cases) events.push(toCaseFinished(suite.id, one));
+    const open = report.unfinishedCases.filter((one) => one.suiteId === suite.id);
+    for (const one of open)
+      events.push({ type: "case-started", suiteId: one.suiteId, caseId: one.caseId, title: one.title });
+    if (suite.status !== "incomplete")
+      events.push({
+        type: "suite-finished",
+        suiteId: suite.id,
+        status: suite.status === "not-run" ? "skipped" : suite.status,
+        counts: suite.counts,
+        durationMs: suite.durationMs,
+      });
   }
-  for (const report of reports)
-    for (const suite of report.suites) {
-      if (suite.status === "not-run" && suite.cases.length === 0) continue;
-      events.push({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
-      for (const one of suite.cases) events.push(toCaseFinished(suite.id, one));
-      const open = report.unfinishedCases.filter((one) => one.suiteId === suite.id);
-      for (const one of open)
-        events.push({ type: "case-started", suiteId: one.suiteId, caseId: one.caseId, title: one.title });
-      if (suite.status !== "incomplete")
-        events.push({
-          type: "suite-finished",
-          suiteId: suite.id,
-          status: suite.status === "not-run" ? "skipped" : suite.status,
-          counts: suite.counts,
-          durationMs: suite.durationMs,
-        });
-    }
-  if (reports.some((one) => one.finishedAt === null)) return events;
+  return events;
+}
+
+/** The merged run's end: counts, exchanges, coverage and cleanup summed, the latest finish, the slowest shard. */
+function mergedFinish(reports: readonly JsonReport[], runId: string, groups: FailureGroup[]): RunFinished {
   const baseline = mergeBaselines(reports.map((one) => one.baseline));
   const finishedAt = reports
     .map((one) => one.finishedAt!)
     .sort()
     .at(-1)!;
-  events.push({
+  return {
     type: "run-finished",
     runId,
     finishedAt,
@@ -413,6 +429,5 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
     },
     groups,
     ...(baseline ? { baseline } : {}),
-  });
-  return events;
+  };
 }

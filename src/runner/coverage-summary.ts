@@ -47,6 +47,22 @@ export function summarizeCoverage(rows: readonly CoverageRow[]): CoverageSummary
   };
 }
 
+/**
+ * The summary of a table that may hold only the operations requested so far (a run that stopped before its end
+ * brought the whole table): the description's `total` decides, and every operation not in the table was never
+ * requested.
+ */
+export function summarizeTable(rows: readonly CoverageRow[], total: number): CoverageSummary {
+  const summary = summarizeCoverage(rows);
+  if (total === rows.length) return summary;
+  return {
+    ...summary,
+    total,
+    neverRequested: total - summary.exercised - summary.unanswered,
+    percent: total === 0 ? 100 : (summary.exercised / total) * 100,
+  };
+}
+
 /** Short words for each reason, for one-line summaries. */
 export const reasonWords: Readonly<Record<NotRequestedReason, string>> = Object.freeze({
   "other-server": "another server's",

@@ -12,7 +12,7 @@ import type {
   OperationCoverage,
   RunFinished,
 } from "../../core/events.ts";
-import { coverageLine, reasonWords, summarizeCoverage } from "../../runner/coverage-summary.ts";
+import { coverageLine, reasonWords, summarizeTable } from "../../runner/coverage-summary.ts";
 import { counted, countsText, labelsText, type Paint } from "./console-paint.ts";
 import { formatDuration } from "./durations.ts";
 import type { LatencySummary } from "./latency-histogram.ts";
@@ -176,13 +176,8 @@ function verdictLine(input: ConsoleSummaryInput, exercised: number, paint: Paint
 }
 
 export function summaryLines(input: ConsoleSummaryInput, paint: Paint): string[] {
-  const summary = summarizeCoverage(input.coverage.operations);
-  // A run that did not end knows only the operations it requested: the others are not counted as exercised.
-  const whole = {
-    ...summary,
-    total: input.coverage.total,
-    neverRequested: input.coverage.total - summary.exercised - summary.unanswered,
-  };
+  // A run that did not end knows only the operations it requested: the others were never requested.
+  const summary = summarizeTable(input.coverage.operations, input.coverage.total);
   const shortfall = input.failUnder?.message;
   return [
     ...baselineLines(input, paint),
@@ -192,7 +187,7 @@ export function summaryLines(input: ConsoleSummaryInput, paint: Paint): string[]
     "",
     verdictLine(input, summary.exercised, paint),
     paint("gray", `run ${safe(input.runId)}${labelsText(input.labelPrefix)}`),
-    coverageLine(whole),
+    coverageLine(summary),
     ...(shortfall ? [paint(["red", "bold"], `✗ ${shortfall}`)] : []),
   ];
 }
