@@ -43,7 +43,8 @@ function leftOut(
       detail: `its own server ${operation.serverUrl} is not the API's: set aside (sent to --auth-url by the suites that need it)`,
     };
   const deselected = input.operations.leftOutReason(operation.operationId);
-  if (deselected !== undefined) return { reason: "deselected", detail: `the selection leaves it out (${deselected})` };
+  if (deselected !== undefined)
+    return { reason: "deselected", detail: `the selection leaves it out (${deselected})` };
   if (input.genericLeftOut !== undefined)
     return { reason: "suite-not-selected", detail: input.genericLeftOut };
   const unbuildable = unbuildableRequest(input.spec, operation);

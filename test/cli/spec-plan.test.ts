@@ -39,7 +39,9 @@ describe("conform spec --plan", () => {
     const out = written(stdout);
     expect(out).toContain("writes allowed");
     expect(row(out, "createToken")).toContain("not requested: another server's: its own server {auth_url}");
-    expect(row(out, "listTypes")).toContain("not requested: deselected: the selection leaves it out (--exclude-operation)");
+    expect(row(out, "listTypes")).toContain(
+      "not requested: deselected: the selection leaves it out (--exclude-operation)",
+    );
     expect(row(out, "createInstance")).toMatch(/requested$/);
     expect(out.trimEnd().split("\n").at(-1)).toBe(
       "7 of 9 operations would be requested by the generic layer; 2 would not (1 deselected, 1 another server's)",

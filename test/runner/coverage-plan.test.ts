@@ -97,7 +97,9 @@ describe("the coverage plan", () => {
     });
     const byId = new Map(plan.map((row) => [row.operationId, row]));
     expect(byId.get("createToken")?.notRequested?.detail).toContain("its own server {auth_url}");
-    expect(byId.get("listTypes")?.notRequested?.detail).toBe("the selection leaves it out (not one of --method)");
+    expect(byId.get("listTypes")?.notRequested?.detail).toBe(
+      "the selection leaves it out (not one of --method)",
+    );
     expect(byId.get("listTypes")).toMatchObject({ method: "GET", path: "/compute/types" });
   });
 });
