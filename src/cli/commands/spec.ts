@@ -27,16 +27,16 @@ interface SpecArgs {
   exitCode?: number;
 }
 
-/** `run`'s selection options that decide what the generic layer requests, taken by `--plan`. */
+/** `run`'s selection options that decide what the generic layer requests, taken by `--plan`: key and help. */
 const planSelection = {
-  suite: "Plan with only these suites (ids)",
-  "suite-path": "More *.suite.ts files or folders to load",
-  tag: "Plan with only suites with one of these tags",
-  "exclude-tag": "Plan without suites and cases with these tags",
-  operation: "Plan requests only to these operations (operationIds)",
-  "exclude-operation": "Plan no request to these operations",
-  method: "Only operations of these HTTP methods (e.g. GET)",
-  "path-pattern": "Only operations whose path template matches (* any characters)",
+  suite: ["suites", "Plan with only these suites (ids)"],
+  "suite-path": ["suitePaths", "More *.suite.ts files or folders to load"],
+  tag: ["tags", "Plan with only suites with one of these tags"],
+  "exclude-tag": ["excludeTags", "Plan without suites and cases with these tags"],
+  operation: ["operations", "Plan requests only to these operations (operationIds)"],
+  "exclude-operation": ["excludeOperations", "Plan no request to these operations"],
+  method: ["methods", "Only operations of these HTTP methods (e.g. GET)"],
+  "path-pattern": ["paths", "Only operations whose path template matches (* any characters)"],
 } as const;
 
 /** The coverage plan for `--plan`, from the description and the selection options alone. */
@@ -44,15 +44,12 @@ async function planText(spec: ApiSpec, args: SpecArgs): Promise<string> {
   const { planOperations } = await import("../../runner/plan-operations.ts");
   const { coveragePlanText } = await import("../../reporters/coverage-plan-text.ts");
   const { listOption } = await import("../options.ts");
+  const lists = Object.entries(planSelection).map(([name, [key]]) => [
+    key,
+    listOption(args[name as keyof typeof planSelection]),
+  ]);
   const plan = await planOperations(spec, {
-    suitePaths: listOption(args["suite-path"]),
-    suites: listOption(args.suite),
-    tags: listOption(args.tag),
-    excludeTags: listOption(args["exclude-tag"]),
-    operations: listOption(args.operation),
-    excludeOperations: listOption(args["exclude-operation"]),
-    methods: listOption(args.method),
-    paths: listOption(args["path-pattern"]),
+    ...(Object.fromEntries(lists) as Record<(typeof planSelection)[keyof typeof planSelection][0], string[]>),
     allowWrites: args["allow-writes"],
   });
   return coveragePlanText(plan);
@@ -87,7 +84,7 @@ export const specCommand: CommandModule<object, SpecArgs> = {
       })
       .options(
         Object.fromEntries(
-          Object.entries(planSelection).map(([name, describe]) => [
+          Object.entries(planSelection).map(([name, [, describe]]) => [
             name,
             { type: "string", array: true, describe },
           ]),
