@@ -23,6 +23,7 @@ import type {
 } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { withFailUnder } from "../runner/coverage-summary.ts";
 import { namedCasesPerGroup, namedOperationsPerGroup } from "../runner/failure-groups.ts";
 import {
   type JsonCase,
@@ -311,7 +312,7 @@ function mergedExit(reports: readonly JsonReport[]): Pick<RunFinished, "status" 
  * The merged run's events, in the order the engine emits them. Throws a ConfigError listing every problem when the
  * reports are not shards of one run ({@link mergeProblems}).
  */
-export function mergedEvents(shards: readonly ShardReport[], runId: string): RunEvent[] {
+export function mergedEvents(shards: readonly ShardReport[], runId: string, failUnder?: number): RunEvent[] {
   const problems = mergeProblems(shards);
   if (problems.length > 0)
     throw new ConfigError(`these reports are not one run, not merged:\n  ${problems.join("\n  ")}`);
@@ -344,7 +345,8 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
   }
   for (const report of reports) events.push(...suiteEvents(report));
   if (reports.some((one) => one.finishedAt === null)) return events;
-  events.push(mergedFinish(reports, runId, groups));
+  // `--fail-under` judges the whole run's coverage: the merged one, never a shard's part of it.
+  events.push(withFailUnder(mergedFinish(reports, runId, groups), failUnder));
   return events;
 }
 

@@ -5,7 +5,8 @@
  * @module
  */
 import { ConfigError } from "../core/errors.ts";
-import type { NotRequestedReason, OperationCoverage } from "../core/events.ts";
+import type { NotRequestedReason, OperationCoverage, RunFinished } from "../core/events.ts";
+import { ExitCode } from "../core/exit-codes.ts";
 
 export interface CoverageSummary {
   readonly total: number;
@@ -92,6 +93,21 @@ export function failUnderShortfall(summary: CoverageSummary, threshold: number):
 /** 62.5 → "62.5%", 100 → "100%". */
 export function formatPercent(percent: number): string {
   return `${Number(percent.toFixed(1))}%`;
+}
+
+/**
+ * The run's end with `--fail-under` applied: the exercised share against `threshold` (`failUnder`), and a run that
+ * would exit 0 exits 1 when it falls short (its status still says what it judged). Unchanged without a threshold.
+ */
+export function withFailUnder(finished: RunFinished, threshold: number | undefined): RunFinished {
+  if (threshold === undefined) return finished;
+  const summary = summarizeCoverage(finished.coverage);
+  const message = failUnderShortfall(summary, threshold);
+  return {
+    ...finished,
+    failUnder: { threshold, percent: summary.percent, ...(message ? { message } : {}) },
+    ...(message && finished.exitCode === ExitCode.ok ? { exitCode: ExitCode.checkFailed } : {}),
+  };
 }
 
 /** Parses `--fail-under`'s `80`, `80%` or `62.5` (0 to 100); a ConfigError naming the option otherwise. */

@@ -11,7 +11,6 @@ import type {
   BaselineComparison,
   CaseStatus,
   Counts,
-  OperationCoverage,
   PlannedSuite,
   RunFinished,
   RunStarted,
@@ -22,7 +21,7 @@ import type { ApiSpec } from "../spec/types.ts";
 import { KeptBodies } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
 import { genericLeftOutOf, planCoverage } from "./coverage-plan.ts";
-import { failUnderShortfall, summarizeCoverage } from "./coverage-summary.ts";
+import { withFailUnder } from "./coverage-summary.ts";
 import { compareWithBaseline } from "./earlier-report.ts";
 import type { EventBus } from "./event-bus.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
@@ -182,15 +181,14 @@ function withWarnings(
     : verdict;
 }
 
-/** `--fail-under`: the exercised share against the threshold, with the line saying it falls short. */
-function failUnderOf(
-  coverage: readonly OperationCoverage[],
-  threshold: number | undefined,
-): RunFinished["failUnder"] {
-  if (threshold === undefined) return undefined;
-  const summary = summarizeCoverage(coverage);
-  const message = failUnderShortfall(summary, threshold);
-  return { threshold, percent: summary.percent, ...(message ? { message } : {}) };
+/** What the generic layer will request of each operation, or why not: the coverage table's rows. */
+function coveragePlanOf(input: EngineInput) {
+  return planCoverage({
+    spec: input.spec,
+    operations: input.operations ?? everyOperation,
+    genericLeftOut: genericLeftOutOf(input.suites, input.refused),
+    writesAllowed: input.target.writesAllowed,
+  });
 }
 
 export async function runEngine(input: EngineInput): Promise<RunFinished> {
@@ -389,35 +387,22 @@ export async function runEngine(input: EngineInput): Promise<RunFinished> {
         ),
       }
     : undefined;
-  const coverage = judge.coverage(
-    planCoverage({
-      spec,
-      operations: input.operations ?? everyOperation,
-      genericLeftOut: genericLeftOutOf(input.suites, input.refused),
-      writesAllowed: target.writesAllowed,
-    }),
-  );
-  const failUnder = failUnderOf(coverage, config.failUnder);
-  const verdict = withWarnings(
-    verdictOf(totals, signal, baseline),
-    config.warningsAsErrors ? warnings.length : 0,
-  );
   const finished: RunFinished = {
     type: "run-finished",
     runId: input.runId,
     finishedAt: new Date().toISOString(),
     durationMs: performance.now() - started,
-    ...withWarnings(verdict, failUnder?.message === undefined ? 0 : 1),
+    ...withWarnings(verdictOf(totals, signal, baseline), config.warningsAsErrors ? warnings.length : 0),
     counts: totals,
     exchanges: judge.exchanges,
-    coverage,
-    ...(failUnder ? { failUnder } : {}),
+    coverage: judge.coverage(coveragePlanOf(input)),
     retries: client.retries,
     rateLimited: client.rateLimited,
     cleanup,
     groups: summary,
     ...(baseline ? { baseline } : {}),
   };
-  bus.emit(finished);
-  return finished;
+  const gated = withFailUnder(finished, config.failUnder);
+  bus.emit(gated);
+  return gated;
 }

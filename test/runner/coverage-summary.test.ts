@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { NotRequestedReason } from "../../src/core/events.ts";
-import { coverageLine, failUnderShortfall, summarizeCoverage } from "../../src/runner/coverage-summary.ts";
+import type { NotRequestedReason, OperationCoverage, RunFinished } from "../../src/core/events.ts";
+import {
+  coverageLine,
+  failUnderShortfall,
+  summarizeCoverage,
+  withFailUnder,
+} from "../../src/runner/coverage-summary.ts";
 
 const answered = { statuses: [200], requests: 1 };
 const unanswered = { statuses: [], requests: 2 };
@@ -47,5 +52,38 @@ describe("the coverage summary", () => {
     [[never("deselected")], 0, undefined],
   ])("--fail-under: %j at %d%%", (rows, threshold, expected) => {
     expect(failUnderShortfall(summarizeCoverage(rows), threshold)).toBe(expected);
+  });
+
+  const finished = (exitCode: number, rows: OperationCoverage[]) =>
+    ({
+      type: "run-finished",
+      status: exitCode === 0 ? "passed" : "failed",
+      exitCode,
+      coverage: rows,
+    }) as unknown as RunFinished;
+  const row = (statuses: number[]) =>
+    ({ ...answered, statuses, requests: statuses.length }) as unknown as OperationCoverage;
+  it.each([
+    ["no threshold: unchanged", 0, undefined, 0, undefined],
+    ["met: exit 0 kept", 0, 50, 0, undefined],
+    [
+      "short: a passing run exits 1",
+      0,
+      60,
+      1,
+      "coverage 50% of operations exercised is under --fail-under 60% (1 of 2)",
+    ],
+    [
+      "short: a failing run keeps its code",
+      1,
+      60,
+      1,
+      "coverage 50% of operations exercised is under --fail-under 60% (1 of 2)",
+    ],
+  ])("%s", (_name, exitCode, threshold, code, message) => {
+    const gated = withFailUnder(finished(exitCode, [row([200]), row([])]), threshold);
+    expect(gated.exitCode).toBe(code);
+    expect(gated.failUnder?.message).toBe(message);
+    expect(gated.status).toBe(exitCode === 0 ? "passed" : "failed");
   });
 });

@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { Argv, CommandModule } from "yargs";
 import { runConfigDefaults } from "../../runner/config.ts";
+import { parseFailUnder } from "../../runner/coverage-summary.ts";
 import { listOption, newRunId } from "../options.ts";
 
 function builder(yargs: Argv) {
@@ -28,6 +29,15 @@ function builder(yargs: Argv) {
       describe:
         "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
     })
+    .option("fail-under", {
+      type: "string",
+      describe:
+        "Exit 1 when the merged run exercised fewer operations than this share (percent, e.g. 80), saying so in one line",
+    })
+    .check((args) => {
+      if (args["fail-under"] !== undefined) parseFailUnder(args["fail-under"]);
+      return true;
+    })
     .example("$0 merge-reports shards/*/", "Merge the report directories of every shard");
 }
 
@@ -42,7 +52,8 @@ export const mergeReportsCommand: CommandModule<object, MergeArgs> = {
     const { createReporters } = await import("../../reporters/index.ts");
     const { mergedEvents, readShardReport } = await import("../../reporters/merge-reports.ts");
     const { colorFromEnv, reportPathsLine } = await import("../run-with-reporters.ts");
-    const events = mergedEvents(listOption(args.reports).map(readShardReport), runId);
+    const failUnder = args["fail-under"] === undefined ? undefined : parseFailUnder(args["fail-under"]);
+    const events = mergedEvents(listOption(args.reports).map(readShardReport), runId, failUnder);
     const outputDir = join(args["report-dir"], runId);
     const reporters = createReporters(
       args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],

@@ -323,6 +323,10 @@ export function runOptions(yargs: Argv) {
         }
         if (args.shard !== undefined) parseShard(String(args.shard));
         if (args["fail-under"] !== undefined) parseFailUnder(args["fail-under"]);
+        if (args["fail-under"] !== undefined && args.shard !== undefined)
+          throw new ConfigError(
+            "--fail-under measures the whole run, and a shard holds a part of it: give --fail-under to conform merge-reports",
+          );
         addedHeadersOf(headerTexts(args.header));
         if (args.durations !== undefined && args.shard === undefined)
           throw new ConfigError("--durations balances shards: give it with --shard i/n");
