@@ -132,8 +132,13 @@ function coverageTableLines(input: ConsoleSummaryInput, paint: Paint): string[] 
   const rows = input.coverage.operations;
   if (rows.length === 0) return [];
   const shown = rows.slice(0, input.maxCoverageRows);
-  const width = Math.min(60, Math.max(...shown.map((row) => row.method.length + row.path.length + 1)));
-  const lines = ["", paint("bold", "Coverage by operation:")];
+  // A run that did not end has only what its exchanges told: the operations requested so far, without their paths.
+  const whereOf = (row: OperationCoverage) => (row.method === "" ? "" : safe(`${row.method} ${row.path}`));
+  const width = Math.min(60, Math.max(...shown.map((row) => whereOf(row).length)));
+  const heading = input.ended
+    ? "Coverage by operation:"
+    : "Coverage by operation (the operations requested before the run stopped):";
+  const lines = ["", paint("bold", heading)];
   for (const row of shown) {
     const mark =
       row.statuses.length > 0
@@ -141,8 +146,8 @@ function coverageTableLines(input: ConsoleSummaryInput, paint: Paint): string[] 
         : row.requests > 0
           ? paint("red", "!")
           : paint("gray", "-");
-    const where = safe(`${row.method} ${row.path}`).padEnd(width);
-    lines.push(`  ${mark} ${where}  ${safe(row.operationId)}  ${paint("gray", safe(coverageRowText(row)))}`);
+    const where = width === 0 ? "" : `${whereOf(row).padEnd(width)}  `;
+    lines.push(`  ${mark} ${where}${safe(row.operationId)}  ${paint("gray", safe(coverageRowText(row)))}`);
   }
   if (rows.length > shown.length)
     lines.push(
