@@ -122,10 +122,11 @@ export async function runWithReporters(
   } finally {
     try {
       await har?.close();
-      const latest = await reporters.close();
-      // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
-      const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
-      if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
+      await reporters.close((latest) => {
+        // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
+        const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
+        if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
+      });
     } finally {
       // Only now: a second signal while the reports are written still quits at once with what it can write (and
       // an interrupted run ends its process here, a later signal handled until then).

@@ -21,7 +21,7 @@ import {
   type Style,
 } from "./_internals/console-paint.ts";
 import { ConsoleProgress } from "./_internals/console-progress.ts";
-import { type ConsoleSummaryInput, summaryLines } from "./_internals/console-summary.ts";
+import { type ConsoleSummaryInput, coverageTailLines, summaryLines } from "./_internals/console-summary.ts";
 import { formatDuration } from "./_internals/durations.ts";
 import { RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
 import { terminalSafe } from "./_internals/text.ts";
@@ -164,6 +164,15 @@ export function createConsoleReporter(
     summarised = true;
     for (const line of closingLines(record, own, paint)) progress.print(line);
   };
+  // The coverage line is the output's last: said on close, after the CLI named the report files.
+  let tailed = false;
+  const tail = (): void => {
+    summarise();
+    if (tailed || !record.started) return;
+    tailed = true;
+    const input = summaryInputOf(record, own.maxCoverageRows ?? 100);
+    for (const line of coverageTailLines(input, paint)) progress.print(line);
+  };
 
   return {
     name: "console",
@@ -214,7 +223,7 @@ export function createConsoleReporter(
       summarise();
     },
     async close() {
-      summarise();
+      tail();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { OperationCoverage } from "../../src/core/events.ts";
 import {
   type ConsoleSummaryInput,
   coverageRowText,
+  coverageTailLines,
   summaryLines,
 } from "../../src/reporters/_internals/console-summary.ts";
 
@@ -121,7 +122,8 @@ describe("the console's closing lines", () => {
       ],
     ],
   ])("%s", (_name, input, lines) => {
-    expect(summaryLines({ ...base, ...input }, plain)).toEqual(lines);
+    const closing = { ...base, ...input };
+    expect([...summaryLines(closing, plain), ...coverageTailLines(closing, plain)]).toEqual(lines);
   });
 
   it.each([

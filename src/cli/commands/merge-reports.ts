@@ -66,9 +66,10 @@ export const mergeReportsCommand: CommandModule<object, MergeArgs> = {
       },
     );
     for (const event of events) await reporters.emit(event);
-    const latest = await reporters.close();
-    if (reporters.files.length > 0)
-      process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
+    await reporters.close((latest) => {
+      if (reporters.files.length > 0)
+        process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
+    });
     const finished = events.at(-1);
     args.exitCode = finished?.type === "run-finished" ? finished.exitCode : 2;
   },

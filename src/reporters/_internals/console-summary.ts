@@ -180,10 +180,9 @@ function verdictLine(input: ConsoleSummaryInput, exercised: number, paint: Paint
   return `${verdict}  ${facts.join(paint("gray", " · "))}`;
 }
 
+/** The closing lines but the last: sections, the coverage table, the verdict and the run id. */
 export function summaryLines(input: ConsoleSummaryInput, paint: Paint): string[] {
-  // A run that did not end knows only the operations it requested: the others were never requested.
   const summary = summarizeTable(input.coverage.operations, input.coverage.total);
-  const shortfall = input.failUnder?.message;
   return [
     ...baselineLines(input, paint),
     ...stoppedLines(input, paint),
@@ -192,7 +191,17 @@ export function summaryLines(input: ConsoleSummaryInput, paint: Paint): string[]
     "",
     verdictLine(input, summary.exercised, paint),
     paint("gray", `run ${safe(input.runId)}${labelsText(input.labelPrefix)}`),
-    coverageLine(summary),
+  ];
+}
+
+/**
+ * The last lines: the coverage line and `--fail-under`'s verdict when it falls short. A run that did not end knows
+ * only the operations it requested: the others were never requested.
+ */
+export function coverageTailLines(input: ConsoleSummaryInput, paint: Paint): string[] {
+  const shortfall = input.failUnder?.message;
+  return [
+    coverageLine(summarizeTable(input.coverage.operations, input.coverage.total)),
     ...(shortfall ? [paint(["red", "bold"], `✗ ${shortfall}`)] : []),
   ];
 }
