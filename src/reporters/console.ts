@@ -140,6 +140,34 @@ function closingLines(record: RunRecord, own: ConsoleReporterInternals, paint: P
   return [...groups, ...summaryLines(summaryInputOf(record, own.maxCoverageRows ?? 100), paint)];
 }
 
+/**
+ * The run's closing lines, printed once: the summary when the run finishes (or at close, when it never said), and
+ * the coverage line on close, the output's last (after the CLI named the report files).
+ */
+function closingPrinter(
+  record: RunRecord,
+  own: ConsoleReporterInternals,
+  paint: Paint,
+  progress: ConsoleProgress,
+): { summarise: () => void; tail: () => void } {
+  let summarised = false;
+  let tailed = false;
+  const summarise = (): void => {
+    progress.stop();
+    if (summarised || !record.started) return;
+    summarised = true;
+    for (const line of closingLines(record, own, paint)) progress.print(line);
+  };
+  const tail = (): void => {
+    summarise();
+    if (tailed || !record.started) return;
+    tailed = true;
+    const input = summaryInputOf(record, own.maxCoverageRows ?? 100);
+    for (const line of coverageTailLines(input, paint)) progress.print(line);
+  };
+  return { summarise, tail };
+}
+
 export function createConsoleReporter(
   options: ReporterOptions,
   own: ConsoleReporterInternals = {},
@@ -157,22 +185,7 @@ export function createConsoleReporter(
     now,
   });
   const record = new RunRecord();
-  let summarised = false;
-  const summarise = (): void => {
-    progress.stop();
-    if (summarised || !record.started) return;
-    summarised = true;
-    for (const line of closingLines(record, own, paint)) progress.print(line);
-  };
-  // The coverage line is the output's last: said on close, after the CLI named the report files.
-  let tailed = false;
-  const tail = (): void => {
-    summarise();
-    if (tailed || !record.started) return;
-    tailed = true;
-    const input = summaryInputOf(record, own.maxCoverageRows ?? 100);
-    for (const line of coverageTailLines(input, paint)) progress.print(line);
-  };
+  const { summarise, tail } = closingPrinter(record, own, paint, progress);
 
   return {
     name: "console",
