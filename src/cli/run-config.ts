@@ -6,6 +6,7 @@
 import { ConfigError } from "../core/errors.ts";
 import { addedHeadersOf } from "../runner/added-headers.ts";
 import { parseRatePolicy, type RunConfig, runConfigDefaults } from "../runner/config.ts";
+import { parseFailUnder } from "../runner/coverage-summary.ts";
 import { baselineOf, durationsOf } from "../runner/earlier-report.ts";
 import { withListenFlags } from "../runner/listen-drivers/index.ts";
 import { parseShard } from "../runner/shard.ts";
@@ -69,6 +70,7 @@ export async function toRunConfig(args: RunArgs, env: NodeJS.ProcessEnv = proces
     allowWrites: args["allow-writes"],
     maxFailures: args["max-failures"],
     warningsAsErrors: args["warnings-as-errors"],
+    failUnder: args["fail-under"] === undefined ? undefined : parseFailUnder(args["fail-under"]),
     maxResponseBytes: args["max-response-bytes"],
     requestDeadlineMs: args["request-deadline"],
     maxWaitMs: args["max-wait"],

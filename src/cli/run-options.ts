@@ -7,6 +7,7 @@ import type { Arguments, Argv, Options } from "yargs";
 import { ConfigError } from "../core/errors.ts";
 import { addedHeadersOf } from "../runner/added-headers.ts";
 import { parseRatePolicy, runConfigDefaults } from "../runner/config.ts";
+import { parseFailUnder } from "../runner/coverage-summary.ts";
 import { listenFlagsProblem } from "../runner/listen-drivers/index.ts";
 import { parseShard } from "../runner/shard.ts";
 import { checkNumbers, configFileNames, foundConfigFile, plainNumber, readConfigFile } from "./options.ts";
@@ -188,6 +189,11 @@ function behaviourOptions<T>(yargs: Argv<T>) {
       describe:
         "Exit 1 when the run ends with warnings (cases left out, answers mostly 401/403/404, long rate-limit waits, checks that judged nothing)",
     },
+    "fail-under": {
+      type: "string",
+      describe:
+        "Exit 1 when fewer operations than this share (percent, e.g. 80) were exercised, saying so in one line",
+    },
   } satisfies Record<string, Options>;
   return yargs.options(options).group(Object.keys(options), groups.behaviour);
 }
@@ -348,6 +354,10 @@ function ciProblem(args: ParsedRunOptions): string | undefined {
   if (args.shard !== undefined) parseShard(String(args.shard));
   if (args.durations !== undefined && args.shard === undefined)
     return "--durations balances shards: give it with --shard i/n";
+  // Throws its own ConfigError naming the value.
+  if (args["fail-under"] !== undefined) parseFailUnder(args["fail-under"]);
+  if (args["fail-under"] !== undefined && args.shard !== undefined)
+    return "--fail-under measures the whole run, and a shard holds a part of it: give --fail-under to conform merge-reports";
   return undefined;
 }
 

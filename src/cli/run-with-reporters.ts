@@ -140,10 +140,12 @@ function leftoversOf(config: RunConfig, runId: string) {
 
 /** Closes the reporters (they write their files) and names the files written, in one line. */
 async function closeReports(reporters: ReporterGroup, outputDir: string): Promise<void> {
-  const latest = await reporters.close();
-  // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
-  const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
-  if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
+  // Named once the files are written and before the console's last lines (the coverage line ends the output).
+  await reporters.close((latest) => {
+    // Only what was written: a run refused before its suites (exit 2: a config or target problem) writes none.
+    const written = reporters.files.filter((file) => existsSync(join(outputDir, file)));
+    if (written.length > 0) process.stdout.write(`${reportPathsLine(outputDir, written, latest)}\n`);
+  });
 }
 
 /**

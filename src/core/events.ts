@@ -178,11 +178,50 @@ export interface SuiteFinished {
   readonly durationMs: number;
 }
 
+/**
+ * Why an operation got no request, the first that applies: another server's (`servers`), left out by the operation
+ * selection, no suite of the generic layer selected, no request the description lets conform build, a write that
+ * could act on something real without `--allow-writes`, or planned and never reached (the run stopped, its case
+ * was skipped or errored first).
+ */
+export type NotRequestedReason =
+  | "other-server"
+  | "deselected"
+  | "suite-not-selected"
+  | "unbuildable"
+  | "writes-not-allowed"
+  | "not-reached";
+
+/** What an operation was planned to get before the run: requested by the generic layer, or not and why. */
+export interface OperationPlan {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  /** Absent when the generic layer requests it. */
+  readonly notRequested?: { readonly reason: NotRequestedReason; readonly detail: string };
+}
+
+/** What one operation got in a run: its plan, its requests and answers, and who judged them. */
 export interface OperationCoverage {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
+  /** Statuses of its answers (empty when never answered). */
   readonly statuses: readonly number[];
+  /** Requests sent, answered or not. */
+  readonly requests: number;
+  /** Why it got no request (only when `requests` is 0). */
+  readonly notRequested?: OperationPlan["notRequested"];
+  /** Requests meant to be valid, and how many were answered 2xx. */
+  readonly valid: { readonly sent: number; readonly accepted: number };
+  /** Requests breaking a rule on purpose, and how many were refused with a 4xx. */
+  readonly invalid: { readonly sent: number; readonly refused: number };
+  /** A request named a resource by a value the target's own answers gave (a stateful chain). */
+  readonly chained: boolean;
+  /** The suites whose cases requested it, sorted. */
+  readonly suites: readonly string[];
+  /** The checks that passed or failed on its answers (a skip judges nothing), sorted. */
+  readonly checks: readonly string[];
 }
 
 /** A failure group of a baseline report: enough to name it when it is fixed. */
@@ -216,6 +255,11 @@ export interface RunFinished {
   readonly exchanges: number;
   /** Every operation of the spec, with the statuses seen for it (empty when never exercised). */
   readonly coverage: readonly OperationCoverage[];
+  /**
+   * `--fail-under PERCENT`: the share of operations exercised against it; below it, `message` says so in one line
+   * and a run that would pass exits 1 (its status still says what it judged).
+   */
+  readonly failUnder?: { readonly threshold: number; readonly percent: number; readonly message?: string };
   readonly retries: number;
   readonly rateLimited: number;
   readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] };

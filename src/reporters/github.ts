@@ -8,6 +8,7 @@
  * @module
  */
 import type { FailureGroup } from "../core/events.ts";
+import { coverageLine, summarizeTable } from "../runner/coverage-summary.ts";
 import { curlLine } from "./_internals/curl.ts";
 import {
   failuresByGroup,
@@ -56,15 +57,30 @@ function groupMessage(group: FailureGroup, failures: readonly GroupFailure[], in
   return lines.join("\n");
 }
 
-/** The annotations of a run, one line each (`::error title=...::message`). */
+/**
+ * The coverage line as a notice, or as an error when `--fail-under` says the run falls short of it. Only for a run
+ * that ended: before that the table is partial.
+ */
+function coverageAnnotation(record: RunRecord): string[] {
+  if (!record.finished) return [];
+  const coverage = record.coverage();
+  const line = coverageLine(summarizeTable(coverage.operations, coverage.total));
+  const shortfall = record.finished.failUnder?.message;
+  return shortfall
+    ? [`::error title=${escapeProperty("conform coverage")}::${escapeData(`${shortfall}\n${line}`)}`]
+    : [`::notice title=${escapeProperty("conform coverage")}::${escapeData(line)}`];
+}
+
+/** The annotations of a run, one line each (`::error title=...::message`), then its coverage. */
 export function githubAnnotations(record: RunRecord): string[] {
   const insecure = record.started?.target.embedded ?? false;
   const byGroup = failuresByGroup(record.failures());
-  return record.groups().map((group) => {
+  const groups = record.groups().map((group) => {
     const title = `conform ${group.checkId} (${group.failures}×)`;
     const message = groupMessage(group, byGroup.get(group.id) ?? [], insecure);
     return `::error title=${escapeProperty(title)}::${escapeData(message)}`;
   });
+  return [...groups, ...coverageAnnotation(record)];
 }
 
 export function createGithubReporter(options: ReporterOptions): Reporter {

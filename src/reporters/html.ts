@@ -12,7 +12,9 @@
 import { createHash } from "node:crypto";
 import type { BaselineComparison, CaseFinished, FailureGroup } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
+import { coverageLine, summarizeTable } from "../runner/coverage-summary.ts";
 import { latencyChart, suiteResultsChart } from "./_internals/charts.ts";
+import { coverageCells } from "./_internals/coverage-table.ts";
 import { curlLine } from "./_internals/curl.ts";
 import { formatDuration } from "./_internals/durations.ts";
 import { html, type SafeHtml, trusted } from "./_internals/escape-html.ts";
@@ -23,9 +25,9 @@ import {
   groupSize,
   repeatNote,
 } from "./_internals/failure-text.ts";
-import { RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
+import { type RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { prettyValue } from "./_internals/text.ts";
-import { writeReportFile } from "./output.ts";
 import type { HtmlReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const htmlReportFile = "report.html";
@@ -214,27 +216,10 @@ ${list(
 </section>`;
 }
 
-export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): string {
-  const started = record.started;
-  if (!started) return "";
-  const insecure = started.target.embedded;
-  const title = own.title ?? "conform report";
-  const counts = record.counts;
-  const status = record.status;
-  const failures = record.failures();
-  const failureAnchors = new Map(failures.map((event, index) => [event, `failure-${index}`]));
-  const caseAnchors = new Map(
-    failures.map((event, index) => [`${event.suiteId}\u0000${event.caseId}`, `failure-${index}`]),
-  );
-  const groups = record.groups();
-  const coverage = record.coverage();
-  const exercised = record.exercisedOperations();
-  const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
-  const latency = record.latency.summary();
+/** A row per suite, then a row per case (finished, or still open when the run stopped). */
+function suiteRows(record: RunRecord, failureAnchors: ReadonlyMap<CaseFinished, string>) {
   const open = record.openCases;
-  const suites = [...record.suites.values()];
-
-  const rows = suites.map((suite) => {
+  return [...record.suites.values()].map((suite) => {
     const suiteCounts = record.suiteCounts(suite);
     const suiteStatus = record.suiteStatus(suite);
     const caseRows = suite.cases.map((event) => {
@@ -266,19 +251,77 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
       suiteStatus === "not-run" ? "not run" : formatDuration(record.suiteDurationMs(suite))
     }</td><td class="num">${suiteCounts.passed}/${totalOf(suiteCounts)} cases</td><td></td></tr>${caseRows}${openRows}`;
   });
+}
 
-  const coverageRows = [...coverage.operations]
+/** The coverage line, `--fail-under`'s verdict, and the table: a row per operation with what it got. */
+function coverageSection(record: RunRecord) {
+  const coverage = record.coverage();
+  const exercised = record.exercisedOperations();
+  const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
+  const whole = summarizeTable(coverage.operations, coverage.total);
+  const shortfall = record.finished?.failUnder?.message;
+  const rows = [...coverage.operations]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
-    .map(
-      (operation) =>
-        html`<tr class="${operation.statuses.length ? "exercised" : "unexercised"}"><td>${operation.method}</td><td><code>${operation.path}</code></td><td>${operation.operationId}</td><td>${
-          operation.statuses.length
-            ? operation.statuses.map(
-                (code) => html`<span class="status-chip s${Math.floor(code / 100)}">${code}</span>`,
-              )
-            : "not exercised"
-        }</td></tr>`,
-    );
+    .map((operation) => {
+      const [, , , requested, valid, invalid, chained, suites, checks] = coverageCells(operation);
+      return html`<tr class="${operation.statuses.length ? "exercised" : "unexercised"}" data-operation="${operation.operationId}"><td>${operation.method}</td><td><code>${operation.path}</code></td><td>${operation.operationId}</td><td>${
+        operation.statuses.length
+          ? operation.statuses.map(
+              (code) => html`<span class="status-chip s${Math.floor(code / 100)}">${code}</span>`,
+            )
+          : "not exercised"
+      }</td><td class="requested">${requested}</td><td class="num valid">${valid}</td><td class="num invalid">${invalid}</td><td class="chained">${chained}</td><td class="msg">${suites}</td><td class="msg">${checks}</td></tr>`;
+    });
+  return html`<section id="coverage">
+<h2>Operation coverage</h2>
+<p>${exercised} of ${coverage.total} operations exercised (${percent} %) · statuses seen: ${record.statusesSeen().join(", ") || "none"}</p>
+<p id="coverage-line"><b>${coverageLine(whole)}</b></p>
+${shortfall ? html`<p class="incomplete" id="fail-under"><b>${shortfall}</b></p>` : html``}
+<div class="coverage-bar"><span style="width:${percent}%"></span></div>
+<div class="scroll-x"><table id="coverage-table"><thead><tr><th>Method</th><th>Path</th><th>Operation</th><th>Statuses seen</th><th>Requested</th><th class="num">Valid 2xx</th><th class="num">Invalid refused</th><th>Chained</th><th>Suites</th><th>Checks</th></tr></thead><tbody>${rows}</tbody></table></div>
+</section>`;
+}
+
+/** The page's heading, the run's state when it is not whole, and its facts. */
+function headerHtml(record: RunRecord, title: string) {
+  const started = record.started!;
+  const counts = record.counts;
+  const status = record.status;
+  return html`<header>
+<h1>${title} ${record.snapshot && counts.passed + counts.failed + counts.errored === 0 ? html`<span class="badge skipped">no traffic judged yet</span>` : statusBadge(status)}</h1>
+${record.ended ? html`` : html`<p class="incomplete"><b>The run stopped before it finished: this report holds what it reported until then.</b></p>`}
+${record.snapshot ? html`<p class="incomplete" id="snapshot"><b>Snapshot ${record.snapshot.sequence}, taken at ${record.snapshot.takenAt} while the run goes on: what it judged until then. The report written when it stops replaces this one.</b></p>` : html``}
+<dl class="meta" id="summary">
+<dt>run</dt><dd id="run-id">${started.runId}</dd>
+<dt>target</dt><dd>${started.target.baseUrl}${started.target.embedded ? " (embedded reference server)" : ""}</dd>
+<dt>spec</dt><dd>${started.spec.source} · version ${started.spec.version} · ${started.spec.operations} operations</dd>
+<dt>seed</dt><dd>${started.seed}</dd>
+<dt>started</dt><dd>${started.startedAt}</dd>
+<dt>duration</dt><dd>${record.durationMs === undefined ? "-" : formatDuration(record.durationMs)}</dd>
+<dt>tool</dt><dd>conform ${started.toolVersion} on Node ${started.nodeVersion}</dd>
+</dl>
+</header>`;
+}
+
+export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): string {
+  const started = record.started;
+  if (!started) return "";
+  const insecure = started.target.embedded;
+  const title = own.title ?? "conform report";
+  const counts = record.counts;
+  const failures = record.failures();
+  const failureAnchors = new Map(failures.map((event, index) => [event, `failure-${index}`]));
+  const caseAnchors = new Map(
+    failures.map((event, index) => [`${event.suiteId}\u0000${event.caseId}`, `failure-${index}`]),
+  );
+  const groups = record.groups();
+  const coverage = record.coverage();
+  const exercised = record.exercisedOperations();
+  const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
+  const latency = record.latency.summary();
+  const suites = [...record.suites.values()];
+
+  const rows = suiteRows(record, failureAnchors);
 
   const cleanup = record.finished?.cleanup;
   const notes = [
@@ -300,20 +343,7 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
 </head>
 <body>
 <main>
-<header>
-<h1>${title} ${record.snapshot && counts.passed + counts.failed + counts.errored === 0 ? html`<span class="badge skipped">no traffic judged yet</span>` : statusBadge(status)}</h1>
-${record.ended ? html`` : html`<p class="incomplete"><b>The run stopped before it finished: this report holds what it reported until then.</b></p>`}
-${record.snapshot ? html`<p class="incomplete" id="snapshot"><b>Snapshot ${record.snapshot.sequence}, taken at ${record.snapshot.takenAt} while the run goes on: what it judged until then. The report written when it stops replaces this one.</b></p>` : html``}
-<dl class="meta" id="summary">
-<dt>run</dt><dd id="run-id">${started.runId}</dd>
-<dt>target</dt><dd>${started.target.baseUrl}${started.target.embedded ? " (embedded reference server)" : ""}</dd>
-<dt>spec</dt><dd>${started.spec.source} · version ${started.spec.version} · ${started.spec.operations} operations</dd>
-<dt>seed</dt><dd>${started.seed}</dd>
-<dt>started</dt><dd>${started.startedAt}</dd>
-<dt>duration</dt><dd>${record.durationMs === undefined ? "-" : formatDuration(record.durationMs)}</dd>
-<dt>tool</dt><dd>conform ${started.toolVersion} on Node ${started.nodeVersion}</dd>
-</dl>
-</header>
+${headerHtml(record, title)}
 <section class="cards" id="totals">
 <div class="card passed"><b>${counts.passed}</b>passed</div>
 <div class="card failed"><b>${counts.failed}</b>failed</div>
@@ -356,12 +386,7 @@ ${record.finished?.baseline ? baselineSection(record.finished.baseline, groups) 
 <h2>Failures (${failures.length})</h2>
 ${failures.length === 0 ? html`<p class="empty">No failures.</p>` : failures.map((event, index) => failureDetails(event, index, insecure))}
 </section>
-<section id="coverage">
-<h2>Operation coverage</h2>
-<p>${exercised} of ${coverage.total} operations exercised (${percent} %) · statuses seen: ${record.statusesSeen().join(", ") || "none"}</p>
-<div class="coverage-bar"><span style="width:${percent}%"></span></div>
-<div class="scroll-x"><table id="coverage-table"><thead><tr><th>Method</th><th>Path</th><th>Operation</th><th>Statuses seen</th></tr></thead><tbody>${coverageRows}</tbody></table></div>
-</section>
+${coverageSection(record)}
 ${notes.length > 0 ? html`<section id="notes"><h2>Warnings and cleanup</h2><ul>${notes}</ul></section>` : html``}
 <footer>Written by conform ${started.toolVersion}. Secrets were redacted when the exchanges were recorded; the curl lines read the token from <code>$CONFORM_TOKEN</code>.</footer>
 </main>
@@ -373,18 +398,9 @@ ${notes.length > 0 ? html`<section id="notes"><h2>Warnings and cleanup</h2><ul>$
 }
 
 export function createHtmlReporter(options: ReporterOptions, own: HtmlReporterOptions = {}): Reporter {
-  const record = new RunRecord();
-  return {
+  return createFileReporter(options, {
     name: "html",
-    files: [htmlReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, htmlReportFile, htmlReport(record.snapshotOf(event), own));
-    },
-    async close() {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, htmlReportFile, htmlReport(record, own));
-    },
-  };
+    file: htmlReportFile,
+    render: (record) => htmlReport(record, own),
+  });
 }

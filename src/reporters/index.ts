@@ -63,10 +63,12 @@ export interface ReporterGroup {
    */
   snapshot(event: RunSnapshot): Promise<SnapshotWritten>;
   /**
-   * Closes every reporter (each is closed even if another fails), then mirrors the run's directory to `latest`.
-   * Rejects with the first reporter's failure (an AggregateError when several failed). Returns the mirror's path.
+   * Closes every reporter (each is closed even if another fails): first those writing files, then the run's
+   * directory is mirrored to `latest` and `afterFiles` is told (the CLI names the files written), then the console
+   * ones (their last lines, the coverage line, end the output). Rejects with the first reporter's failure (an
+   * AggregateError when several failed). Returns the mirror's path.
    */
-  close(): Promise<string | undefined>;
+  close(afterFiles?: (latest: string | undefined) => void): Promise<string | undefined>;
   /**
    * The process exits at once with `exitCode` (a second signal): reporters that can write synchronously do
    * (report.json); answers the paths.
@@ -141,14 +143,22 @@ export function createReporterGroup(
       }
       return written;
     },
-    close() {
+    close(afterFiles) {
       closed ??= (async () => {
-        const results = await Promise.allSettled(reporters.map((reporter) => reporter.close?.()));
+        const writers = reporters.filter((reporter) => reporter.files.length > 0);
+        const results = await Promise.allSettled(writers.map((reporter) => reporter.close?.()));
+        let mirror: string | undefined;
+        try {
+          if (options.mirrorLatest !== false && writers.length > 0)
+            mirror = await writeLatest(options.outputDir);
+          afterFiles?.(mirror);
+        } catch (error) {
+          // The console still closes (its last lines) before the failure is raised.
+          results.push({ status: "rejected", reason: error });
+        }
+        const others = reporters.filter((reporter) => reporter.files.length === 0);
+        results.push(...(await Promise.allSettled(others.map((reporter) => reporter.close?.()))));
         const failures = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
-        const mirror =
-          options.mirrorLatest !== false && reporters.some((reporter) => reporter.files.length > 0)
-            ? await writeLatest(options.outputDir)
-            : undefined;
         if (failures.length === 1) throw failures[0];
         if (failures.length > 1)
           throw new AggregateError(failures, `${failures.length} reporters failed to close`);

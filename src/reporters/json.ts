@@ -10,24 +10,27 @@ import type {
   BaselineComparison,
   CaseFinished,
   FailureGroup,
+  NotRequestedReason,
+  OperationCoverage,
   RunSelection,
   RunStarted,
 } from "../core/events.ts";
 import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import type { CheckOutcome, CheckResult, Reproduction } from "../core/result.ts";
+import { summarizeTable } from "../runner/coverage-summary.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
 import type { LatencySummary } from "./_internals/latency-histogram.ts";
 import {
-  RunRecord,
+  type RunRecord,
   type RunStatus,
   type SuiteRecord,
   type SuiteStatus,
   totalOf,
 } from "./_internals/run-record.ts";
-import { writeReportFile, writeReportFileSync } from "./output.ts";
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.3.0";
+export const reportSchemaVersion = "2.4.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -107,6 +110,10 @@ export interface JsonSuite {
   readonly cases: readonly JsonCase[];
 }
 
+/** An operation's row of the coverage table; a report older than 2.4.0 has only its id, method, path and statuses. */
+export type JsonOperationCoverage = Pick<OperationCoverage, "operationId" | "method" | "path" | "statuses"> &
+  Partial<Omit<OperationCoverage, "operationId" | "method" | "path" | "statuses">>;
+
 /** The whole report, as `report.schema.json` describes it. */
 export interface JsonReport {
   readonly schemaVersion: string;
@@ -147,14 +154,15 @@ export interface JsonReport {
     readonly latency: LatencySummary;
   };
   readonly coverage: {
-    readonly operations: { readonly exercised: number; readonly total: number };
+    /** `neverRequested` and `notRequested` (operations never requested, per reason) since 2.4.0. */
+    readonly operations: {
+      readonly exercised: number;
+      readonly total: number;
+      readonly neverRequested?: number;
+      readonly notRequested?: Readonly<Partial<Record<NotRequestedReason, number>>>;
+    };
     readonly statuses: readonly number[];
-    readonly byOperation: readonly {
-      readonly operationId: string;
-      readonly method: string;
-      readonly path: string;
-      readonly statuses: readonly number[];
-    }[];
+    readonly byOperation: readonly JsonOperationCoverage[];
   };
   readonly cleanup: { readonly deleted: number; readonly failed: readonly string[] } | null;
   readonly warnings: readonly string[];
@@ -264,6 +272,27 @@ export function toJsonCase(event: CaseFinished): JsonCase {
   };
 }
 
+/** The coverage table and its numbers (the table's own summary: every format counts the same way). */
+function jsonCoverage(record: RunRecord): JsonReport["coverage"] {
+  const coverage = record.coverage();
+  const summary = summarizeTable(coverage.operations, coverage.total);
+  return {
+    operations: {
+      exercised: record.exercisedOperations(),
+      total: coverage.total,
+      neverRequested: summary.neverRequested,
+      notRequested: Object.fromEntries(summary.reasons.map((one) => [one.reason, one.count])),
+    },
+    statuses: record.statusesSeen(),
+    byOperation: coverage.operations.map((operation) => ({
+      ...operation,
+      statuses: [...operation.statuses],
+      suites: [...operation.suites],
+      checks: [...operation.checks],
+    })),
+  };
+}
+
 /** Everything but the suites (which are streamed after it). */
 export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonReport, "suites"> {
   const finished = record.finished;
@@ -276,7 +305,6 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
       else if (result.outcome.status === "skipped") skippedChecks += 1;
     }
   }
-  const coverage = record.coverage();
   return {
     schemaVersion: reportSchemaVersion,
     runId: started.runId,
@@ -309,16 +337,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
       rateLimited: record.rateLimited,
       latency: record.latency.summary(),
     },
-    coverage: {
-      operations: { exercised: record.exercisedOperations(), total: coverage.total },
-      statuses: record.statusesSeen(),
-      byOperation: coverage.operations.map((operation) => ({
-        operationId: operation.operationId,
-        method: operation.method,
-        path: operation.path,
-        statuses: [...operation.statuses],
-      })),
-    },
+    coverage: jsonCoverage(record),
     cleanup: finished ? { deleted: finished.cleanup.deleted, failed: [...finished.cleanup.failed] } : null,
     warnings: [...record.warnings],
     unfinishedCases: record.openCases.map((open) => ({
@@ -373,28 +392,10 @@ export function* jsonReportChunks(record: RunRecord, started: RunStarted): Gener
 }
 
 export function createJsonReporter(options: ReporterOptions, _own: JsonReporterOptions = {}): Reporter {
-  const record = new RunRecord();
-  return {
+  return createFileReporter(options, {
     name: "json",
-    files: [jsonReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      // Rendered now, from the record as it is at the snapshot; written while later events wait their turn.
-      const text = [...jsonReportChunks(record.snapshotOf(event), record.started)].join("");
-      await writeReportFile(options.outputDir, jsonReportFile, text);
-    },
-    async close() {
-      // Nothing ran (the engine failed before `run-started`): no report rather than an empty one.
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started));
-    },
-    abandon(exitCode) {
-      if (!record.started) return [];
-      record.abandon(exitCode);
-      return [
-        writeReportFileSync(options.outputDir, jsonReportFile, jsonReportChunks(record, record.started)),
-      ];
-    },
-  };
+    file: jsonReportFile,
+    render: jsonReportChunks,
+    abandon: true,
+  });
 }

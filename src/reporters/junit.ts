@@ -11,12 +11,13 @@
  * @module
  */
 import type { CaseFinished, FailureGroup } from "../core/events.ts";
+import { coverageLine, summarizeTable } from "../runner/coverage-summary.ts";
 import { toSeconds } from "./_internals/durations.ts";
 import { failureLines, firstMessage } from "./_internals/failure-text.ts";
-import { RunRecord, type SuiteRecord } from "./_internals/run-record.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
+import type { RunRecord, SuiteRecord } from "./_internals/run-record.ts";
 import { excerpt } from "./_internals/text.ts";
 import { escapeXml, escapeXmlAttribute } from "./_internals/xml.ts";
-import { writeReportFile } from "./output.ts";
 import type { JunitReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const junitReportFile = "junit.xml";
@@ -106,6 +107,20 @@ function testcase(
   }
 }
 
+/** The run's coverage as properties (with the first suite's, as the warnings: JUnit has no place for the run's own). */
+function coverageProperties(record: RunRecord): [string, string | number][] {
+  const coverage = record.coverage();
+  const summary = summarizeTable(coverage.operations, coverage.total);
+  const shortfall = record.finished?.failUnder?.message;
+  return [
+    ["conform.coverage", coverageLine(summary)],
+    ["conform.coverage.exercised", summary.exercised],
+    ["conform.coverage.total", summary.total],
+    ["conform.coverage.neverRequested", summary.neverRequested],
+    ...(shortfall ? [["conform.coverage.failUnder", shortfall] as [string, string]] : []),
+  ];
+}
+
 export function junitXml(record: RunRecord): string {
   const started = record.started;
   if (!started) return "";
@@ -187,6 +202,7 @@ function testsuite(
     ["conform.spec", `${started.spec.source} ${started.spec.version}`],
     ["conform.suite.title", suite.title],
     ["conform.suite.status", record.suiteStatus(suite)],
+    ...(withWarnings ? coverageProperties(record) : []),
     ...(record.snapshot
       ? [
           ["conform.snapshot", `${record.snapshot.sequence} at ${record.snapshot.takenAt}`] as [
@@ -216,18 +232,5 @@ function testsuite(
 }
 
 export function createJunitReporter(options: ReporterOptions, _own: JunitReporterOptions = {}): Reporter {
-  const record = new RunRecord();
-  return {
-    name: "junit",
-    files: [junitReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, junitReportFile, junitXml(record.snapshotOf(event)));
-    },
-    async close() {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, junitReportFile, junitXml(record));
-    },
-  };
+  return createFileReporter(options, { name: "junit", file: junitReportFile, render: junitXml });
 }

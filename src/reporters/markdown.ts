@@ -1,11 +1,15 @@
 /**
  * A short Markdown summary (`summary.md`) fit for a CI job summary or a PR comment: a headline, a table of suites,
  * the failure groups largest first (check, count, cases, the first failure's message and case, with its
- * seed for a generated case), failed cases without a group one by one, and a coverage line. Every string
+ * seed for a generated case), failed cases without a group one by one, the coverage lines and the coverage table
+ * per operation (folded). Every string
  * that may come from the target is a code span or escaped (`_internals/markdown.ts`).
  * @module
  */
 
+import type { RunStarted } from "../core/events.ts";
+import { coverageLine, summarizeTable } from "../runner/coverage-summary.ts";
+import { coverageCells, coverageHeadings } from "./_internals/coverage-table.ts";
 import { curlLine } from "./_internals/curl.ts";
 import { formatDuration } from "./_internals/durations.ts";
 import {
@@ -15,9 +19,9 @@ import {
   groupExamples,
   groupSize,
 } from "./_internals/failure-text.ts";
+import { createFileReporter } from "./_internals/file-reporter.ts";
 import { codeBlock, codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
-import { RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
-import { writeReportFile } from "./output.ts";
+import type { RunRecord, SuiteStatus } from "./_internals/run-record.ts";
 import type { MarkdownReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const markdownReportFile = "summary.md";
@@ -48,14 +52,10 @@ function reproduceLines(failures: readonly GroupFailure[], insecure: boolean): s
   return ["  <details><summary>reproduce</summary>", "", ...codeBlock(commands, "  "), "", "  </details>"];
 }
 
-export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions = {}): string {
-  const started = record.started;
-  if (!started) return "";
-  const maxGroups = own.maxGroups ?? 30;
+function headline(record: RunRecord, started: RunStarted): string[] {
   const counts = record.counts;
   const status = record.status;
   const duration = record.durationMs === undefined ? "" : ` in ${formatDuration(record.durationMs)}`;
-  const lines: string[] = [];
   // Errored with no case failed or errored: nothing was judged (every case skipped, or no traffic through a proxy).
   const nothingJudged = counts.passed + counts.failed + counts.errored === 0;
   const verdict = record.snapshot
@@ -70,13 +70,11 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
           ? "judged nothing"
           : status;
   const mark = record.snapshot && nothingJudged ? "⏳" : statusMark[status];
-  lines.push(
+  const lines = [
     `### ${mark} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${counts.interrupted > 0 ? `, ${counts.interrupted} interrupted` : ""}${duration}`,
-  );
-  lines.push("");
-  lines.push(
+    "",
     `Target ${codeSpan(started.target.baseUrl)}${started.target.embedded ? " (embedded reference)" : ""} · spec ${codeSpan(started.spec.version)}${started.labelPrefix === "" ? "" : ` · seed ${codeSpan(String(started.seed))}`} · run ${codeSpan(started.runId)}`,
-  );
+  ];
   if (!record.ended)
     lines.push("", "**The run stopped before it finished: this summary holds what it reported until then.**");
   if (record.snapshot)
@@ -84,9 +82,15 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
       "",
       `**Snapshot ${record.snapshot.sequence}, taken at ${record.snapshot.takenAt} while the run goes on: what it judged until then. The summary written when it stops replaces this one.**`,
     );
-  lines.push("");
-  lines.push("| | Suite | Passed | Failed | Errored | Skipped | Time |");
-  lines.push("|---|---|---:|---:|---:|---:|---:|");
+  return lines;
+}
+
+function suitesTable(record: RunRecord): string[] {
+  const lines = [
+    "",
+    "| | Suite | Passed | Failed | Errored | Skipped | Time |",
+    "|---|---|---:|---:|---:|---:|---:|",
+  ];
   for (const suite of record.suites.values()) {
     const suiteCounts = record.suiteCounts(suite);
     const suiteStatus = record.suiteStatus(suite);
@@ -94,114 +98,145 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
       `| ${statusMark[suiteStatus]} | ${codeSpan(suite.id)} ${escapeMarkdown(suite.title)} | ${suiteCounts.passed} | ${suiteCounts.failed} | ${suiteCounts.errored} | ${suiteCounts.skipped} | ${suiteStatus === "not-run" ? "not run" : formatDuration(record.suiteDurationMs(suite))} |`,
     );
   }
-  const failures = record.failures();
+  return lines;
+}
+
+function groupLines(record: RunRecord, embedded: boolean, maxGroups: number): string[] {
   const groups = record.groups();
-  const byGroup = failuresByGroup(failures);
-  if (groups.length > 0) {
-    lines.push("", `**Failure groups (${groups.length}), largest first**`, "");
-    for (const group of groups.slice(0, maxGroups)) {
-      const first = byGroup.get(group.id)?.[0]?.event;
-      const seed = first?.reproduction ? ` (seed ${codeSpan(String(first.reproduction.seed))})` : "";
-      const where = first
-        ? `; first in ${codeSpan(first.suiteId)} › ${escapeMarkdown(first.title)}${seed}`
-        : "";
-      lines.push(
-        `- **${group.failures}×** ${codeSpan(group.checkId)}: ${codeSpan(group.example)} (${groupSize(group)}${where}) · group ${codeSpan(group.id)}`,
-        ...reproduceLines(byGroup.get(group.id) ?? [], started.target.embedded),
-      );
-    }
-    if (groups.length > maxGroups)
-      lines.push(`- … and ${groups.length - maxGroups} more groups: see the HTML or JSON report`);
+  if (groups.length === 0) return [];
+  const byGroup = failuresByGroup(record.failures());
+  const lines = ["", `**Failure groups (${groups.length}), largest first**`, ""];
+  for (const group of groups.slice(0, maxGroups)) {
+    const first = byGroup.get(group.id)?.[0]?.event;
+    const seed = first?.reproduction ? ` (seed ${codeSpan(String(first.reproduction.seed))})` : "";
+    const where = first
+      ? `; first in ${codeSpan(first.suiteId)} › ${escapeMarkdown(first.title)}${seed}`
+      : "";
+    lines.push(
+      `- **${group.failures}×** ${codeSpan(group.checkId)}: ${codeSpan(group.example)} (${groupSize(group)}${where}) · group ${codeSpan(group.id)}`,
+      ...reproduceLines(byGroup.get(group.id) ?? [], embedded),
+    );
   }
+  if (groups.length > maxGroups)
+    lines.push(`- … and ${groups.length - maxGroups} more groups: see the HTML or JSON report`);
+  return lines;
+}
+
+function baselineLines(record: RunRecord): string[] {
   const baseline = record.finished?.baseline;
-  if (baseline) {
-    const known = new Set(baseline.known);
+  if (!baseline) return [];
+  const known = new Set(baseline.known);
+  const lines = [
+    "",
+    `**Against the baseline** ${codeSpan(baseline.source)}: ${baseline.new.length} new, ${baseline.known.length} known, ${baseline.fixed.length} fixed${baseline.new.length === 0 && baseline.known.length > 0 ? " (only known failures: the exit code does not fail)" : ""}`,
+    "",
+  ];
+  for (const group of record.groups().filter((one) => !known.has(one.id)))
     lines.push(
-      "",
-      `**Against the baseline** ${codeSpan(baseline.source)}: ${baseline.new.length} new, ${baseline.known.length} known, ${baseline.fixed.length} fixed${baseline.new.length === 0 && baseline.known.length > 0 ? " (only known failures: the exit code does not fail)" : ""}`,
-      "",
+      `- 🆕 new: ${codeSpan(group.checkId)}: ${codeSpan(group.shape)} · group ${codeSpan(group.id)}`,
     );
-    for (const group of groups.filter((one) => !known.has(one.id)))
-      lines.push(
-        `- 🆕 new: ${codeSpan(group.checkId)}: ${codeSpan(group.shape)} · group ${codeSpan(group.id)}`,
-      );
-    for (const group of baseline.fixed)
-      lines.push(
-        `- ✅ fixed: ${codeSpan(group.checkId)}: ${codeSpan(group.shape)} · group ${codeSpan(group.id)}`,
-      );
+  for (const group of baseline.fixed)
+    lines.push(
+      `- ✅ fixed: ${codeSpan(group.checkId)}: ${codeSpan(group.shape)} · group ${codeSpan(group.id)}`,
+    );
+  return lines;
+}
+
+function ungroupedLines(record: RunRecord, maxGroups: number): string[] {
+  const ungrouped = record
+    .failures()
+    .filter(
+      (event) =>
+        !event.errorGroup &&
+        !event.results.some((result) => result.outcome.status === "failed" && result.group !== undefined),
+    );
+  if (ungrouped.length === 0) return [];
+  const lines = ["", `**Failures (${ungrouped.length})**`, ""];
+  for (const event of ungrouped.slice(0, maxGroups)) {
+    const seed = event.reproduction ? ` (seed ${codeSpan(String(event.reproduction.seed))})` : "";
+    lines.push(
+      `- ${codeSpan(event.suiteId)} › ${escapeMarkdown(event.title)}${seed}: ${codeSpan(firstMessage(event))}`,
+    );
   }
-  const ungrouped = failures.filter(
-    (event) =>
-      !event.errorGroup &&
-      !event.results.some((result) => result.outcome.status === "failed" && result.group !== undefined),
-  );
-  if (ungrouped.length > 0) {
-    lines.push("", `**Failures (${ungrouped.length})**`, "");
-    for (const event of ungrouped.slice(0, maxGroups)) {
-      const seed = event.reproduction ? ` (seed ${codeSpan(String(event.reproduction.seed))})` : "";
-      lines.push(
-        `- ${codeSpan(event.suiteId)} › ${escapeMarkdown(event.title)}${seed}: ${codeSpan(firstMessage(event))}`,
-      );
-    }
-    if (ungrouped.length > maxGroups)
-      lines.push(`- … and ${ungrouped.length - maxGroups} more: see the HTML or JSON report`);
-  }
+  if (ungrouped.length > maxGroups)
+    lines.push(`- … and ${ungrouped.length - maxGroups} more: see the HTML or JSON report`);
+  return lines;
+}
+
+function stoppedAndWarningLines(record: RunRecord): string[] {
+  const lines: string[] = [];
+  const named = (cases: readonly { suiteId: string; title: string }[]) =>
+    cases.map((one) => `${codeSpan(one.suiteId)} › ${escapeMarkdown(one.title)}`).join(", ");
   const interrupted = record.allCases().filter((one) => one.status === "interrupted");
-  if (interrupted.length > 0) {
-    lines.push(
-      "",
-      `**Interrupted (${interrupted.length})**: ${interrupted.map((one) => `${codeSpan(one.suiteId)} › ${escapeMarkdown(one.title)}`).join(", ")}`,
-    );
-  }
+  if (interrupted.length > 0)
+    lines.push("", `**Interrupted (${interrupted.length})**: ${named(interrupted)}`);
   const open = record.openCases;
-  if (open.length > 0) {
-    lines.push(
-      "",
-      `**Unfinished (${open.length})**: ${open.map((one) => `${codeSpan(one.suiteId)} › ${escapeMarkdown(one.title)}`).join(", ")}`,
-    );
-  }
+  if (open.length > 0) lines.push("", `**Unfinished (${open.length})**: ${named(open)}`);
   const cleanupFailed = record.finished?.cleanup.failed ?? [];
-  if (cleanupFailed.length > 0) {
+  if (cleanupFailed.length > 0)
     lines.push(
       "",
       `**Cleanup left ${cleanupFailed.length} resource(s) behind**: ${cleanupFailed.map((one) => codeSpan(one)).join(", ")}`,
     );
-  }
   if (record.warnings.length > 0) {
     lines.push("", `**Warnings (${record.warnings.length})**:`, "");
     for (const warning of record.warnings) lines.push(`- ${escapeMarkdown(warning)}`);
   }
+  return lines;
+}
+
+/** The coverage line, `--fail-under`'s verdict, then the table per operation, folded (a PR comment stays short). */
+function coverageLines(record: RunRecord): string[] {
   const coverage = record.coverage();
   const exercised = record.exercisedOperations();
   const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
-  lines.push(
+  const whole = summarizeTable(coverage.operations, coverage.total);
+  const shortfall = record.finished?.failUnder?.message;
+  const lines = [
     "",
     `Coverage: ${exercised}/${coverage.total} operations exercised (${percent} %) · statuses seen: ${record.statusesSeen().join(", ") || "none"} · ${record.exchanges} exchanges, ${record.rateLimited} × 429, ${record.retries} retries`,
     "",
+    `**${escapeMarkdown(coverageLine(whole))}**${shortfall ? ` · ❌ ${escapeMarkdown(shortfall)}` : ""}`,
+  ];
+  if (coverage.operations.length === 0) return [...lines, ""];
+  const cell = (text: string, index: number) =>
+    text === "" ? "" : index < 3 ? codeSpan(text) : escapeMarkdown(text);
+  lines.push(
+    "",
+    "<details><summary>Coverage by operation</summary>",
+    "",
+    `| ${coverageHeadings.join(" | ")} |`,
+    `|${coverageHeadings.map(() => "---").join("|")}|`,
+    ...coverage.operations.map((row) => `| ${coverageCells(row).map(cell).join(" | ")} |`),
+    "",
+    "</details>",
+    "",
   );
-  return lines.join("\n");
+  return lines;
+}
+
+export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions = {}): string {
+  const started = record.started;
+  if (!started) return "";
+  const maxGroups = own.maxGroups ?? 30;
+  return [
+    ...headline(record, started),
+    ...suitesTable(record),
+    ...groupLines(record, started.target.embedded, maxGroups),
+    ...baselineLines(record),
+    ...ungroupedLines(record, maxGroups),
+    ...stoppedAndWarningLines(record),
+    ...coverageLines(record),
+  ].join("\n");
 }
 
 export function createMarkdownReporter(
   options: ReporterOptions,
   own: MarkdownReporterOptions = {},
 ): Reporter {
-  const record = new RunRecord();
-  return {
+  return createFileReporter(options, {
     name: "markdown",
-    files: [markdownReportFile],
-    ...record.hooks,
-    async "run-snapshot"(event) {
-      if (!record.started) return;
-      await writeReportFile(
-        options.outputDir,
-        markdownReportFile,
-        markdownSummary(record.snapshotOf(event), own),
-      );
-    },
-    async close() {
-      if (!record.started) return;
-      await writeReportFile(options.outputDir, markdownReportFile, markdownSummary(record, own));
-    },
-  };
+    file: markdownReportFile,
+    render: (record) => markdownSummary(record, own),
+  });
 }

@@ -23,8 +23,15 @@ import type {
 } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
+import { withFailUnder } from "../runner/coverage-summary.ts";
 import { namedCasesPerGroup, namedOperationsPerGroup } from "../runner/failure-groups.ts";
-import { type JsonCase, type JsonExchange, type JsonReport, jsonReportFile } from "./json.ts";
+import {
+  type JsonCase,
+  type JsonExchange,
+  type JsonOperationCoverage,
+  type JsonReport,
+  jsonReportFile,
+} from "./json.ts";
 import { readReportFile } from "./report-file.ts";
 
 /** A report read from disk, with where it came from (for messages). */
@@ -206,25 +213,69 @@ export function mergeGroups(all: readonly (readonly FailureGroup[])[]): FailureG
   );
 }
 
-/** Each operation once, with every status any report saw for it. */
+/**
+ * A row as this version writes it. A report older than 2.4.0 counted no requests: each status it saw stands for
+ * one request at least, meant valid, and nothing says why an operation without one was not requested.
+ */
+function fullRow(row: JsonOperationCoverage): OperationCoverage {
+  return {
+    operationId: row.operationId,
+    method: row.method,
+    path: row.path,
+    statuses: row.statuses,
+    requests: row.requests ?? row.statuses.length,
+    ...(row.notRequested ? { notRequested: row.notRequested } : {}),
+    valid: row.valid ?? { sent: row.statuses.length, accepted: row.statuses.filter((s) => s < 300).length },
+    invalid: row.invalid ?? { sent: 0, refused: 0 },
+    chained: row.chained ?? false,
+    suites: row.suites ?? [],
+    checks: row.checks ?? [],
+  };
+}
+
+/**
+ * Each operation once: statuses, suites and checks joined, counts summed, chained if any shard chained it. One
+ * never requested keeps a reason other than "suite not selected" when a shard has one (the generic layer ran in
+ * one shard only: the others say it was not selected there).
+ */
+function mergeRows(earlier: OperationCoverage, row: OperationCoverage): OperationCoverage {
+  const requests = earlier.requests + row.requests;
+  const reasons = [earlier.notRequested, row.notRequested];
+  const notRequested =
+    requests > 0
+      ? undefined
+      : (reasons.find((one) => one && one.reason !== "suite-not-selected") ?? reasons.find(Boolean));
+  return {
+    operationId: earlier.operationId,
+    method: earlier.method,
+    path: earlier.path,
+    statuses: [...new Set([...earlier.statuses, ...row.statuses])].sort((a, b) => a - b),
+    requests,
+    ...(notRequested ? { notRequested } : {}),
+    valid: {
+      sent: earlier.valid.sent + row.valid.sent,
+      accepted: earlier.valid.accepted + row.valid.accepted,
+    },
+    invalid: {
+      sent: earlier.invalid.sent + row.invalid.sent,
+      refused: earlier.invalid.refused + row.invalid.refused,
+    },
+    chained: earlier.chained || row.chained,
+    suites: [...new Set([...earlier.suites, ...row.suites])].sort(),
+    checks: [...new Set([...earlier.checks, ...row.checks])].sort(),
+  };
+}
+
+/** Each operation once, with what every report saw of it. */
 export function mergeCoverage(all: readonly JsonReport["coverage"][]): OperationCoverage[] {
-  const merged = new Map<string, { method: string; path: string; statuses: Set<number> }>();
+  const merged = new Map<string, OperationCoverage>();
   for (const coverage of all)
     for (const operation of coverage.byOperation) {
-      const entry = merged.get(operation.operationId) ?? {
-        method: operation.method,
-        path: operation.path,
-        statuses: new Set<number>(),
-      };
-      for (const status of operation.statuses) entry.statuses.add(status);
-      merged.set(operation.operationId, entry);
+      const row = fullRow(operation);
+      const earlier = merged.get(row.operationId);
+      merged.set(row.operationId, earlier ? mergeRows(earlier, row) : row);
     }
-  return [...merged].map(([operationId, entry]) => ({
-    operationId,
-    method: entry.method,
-    path: entry.path,
-    statuses: [...entry.statuses].sort((a, b) => a - b),
-  }));
+  return [...merged.values()];
 }
 
 function mergeBaselines(all: readonly (BaselineComparison | null)[]): BaselineComparison | undefined {
@@ -261,15 +312,48 @@ function mergedExit(reports: readonly JsonReport[]): Pick<RunFinished, "status" 
  * The merged run's events, in the order the engine emits them. Throws a ConfigError listing every problem when the
  * reports are not shards of one run ({@link mergeProblems}).
  */
-export function mergedEvents(shards: readonly ShardReport[], runId: string): RunEvent[] {
+export function mergedEvents(shards: readonly ShardReport[], runId: string, failUnder?: number): RunEvent[] {
   const problems = mergeProblems(shards);
   if (problems.length > 0)
     throw new ConfigError(`these reports are not one run, not merged:\n  ${problems.join("\n  ")}`);
   const reports = [...shards]
     .map((one) => one.report)
     .sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
+  const events: RunEvent[] = [mergedStart(reports, runId)];
+  const seeds = [...new Set(reports.map((one) => one.seed))];
+  if (seeds.length > 1)
+    events.push({
+      type: "warning",
+      message: `the shards ran with different seeds (${seeds.join(", ")}): the merged report names the first; each failure's replay line carries its own`,
+    });
+  for (const report of reports)
+    for (const message of report.warnings) events.push({ type: "warning", message });
+  const groups = mergeGroups(reports.map((one) => one.groups));
+  for (const group of groups) {
+    const firstCase = group.firstCases[0];
+    events.push({
+      type: "failure-group",
+      group: {
+        id: group.id,
+        checkId: group.checkId,
+        shape: group.shape,
+        example: group.example,
+        suiteId: firstCase?.suiteId ?? "",
+        caseId: firstCase?.caseId ?? "",
+      },
+    });
+  }
+  for (const report of reports) events.push(...suiteEvents(report));
+  if (reports.some((one) => one.finishedAt === null)) return events;
+  // `--fail-under` judges the whole run's coverage: the merged one, never a shard's part of it.
+  events.push(withFailUnder(mergedFinish(reports, runId, groups), failUnder));
+  return events;
+}
+
+/** The merged run's start: the earliest shard's time, the first shard's target and spec, every shard's suites. */
+function mergedStart(reports: readonly JsonReport[], runId: string): RunStarted {
   const first = reports[0]!;
-  const started: RunStarted = {
+  return {
     type: "run-started",
     runId,
     startedAt: reports.map((one) => one.startedAt).sort()[0]!,
@@ -298,54 +382,38 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
     toolVersion: first.tool.version,
     nodeVersion: first.node.version,
   };
-  const events: RunEvent[] = [started];
-  const seeds = [...new Set(reports.map((one) => one.seed))];
-  if (seeds.length > 1)
-    events.push({
-      type: "warning",
-      message: `the shards ran with different seeds (${seeds.join(", ")}): the merged report names the first; each failure's replay line carries its own`,
-    });
-  for (const report of reports)
-    for (const message of report.warnings) events.push({ type: "warning", message });
-  const groups = mergeGroups(reports.map((one) => one.groups));
-  for (const group of groups) {
-    const firstCase = group.firstCases[0];
-    events.push({
-      type: "failure-group",
-      group: {
-        id: group.id,
-        checkId: group.checkId,
-        shape: group.shape,
-        example: group.example,
-        suiteId: firstCase?.suiteId ?? "",
-        caseId: firstCase?.caseId ?? "",
-      },
-    });
+}
+
+/** A shard's suites as the engine told them: started, their cases finished (or still open), finished. */
+function suiteEvents(report: JsonReport): RunEvent[] {
+  const events: RunEvent[] = [];
+  for (const suite of report.suites) {
+    if (suite.status === "not-run" && suite.cases.length === 0) continue;
+    events.push({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
+    for (const one of suite.cases) events.push(toCaseFinished(suite.id, one));
+    const open = report.unfinishedCases.filter((one) => one.suiteId === suite.id);
+    for (const one of open)
+      events.push({ type: "case-started", suiteId: one.suiteId, caseId: one.caseId, title: one.title });
+    if (suite.status !== "incomplete")
+      events.push({
+        type: "suite-finished",
+        suiteId: suite.id,
+        status: suite.status === "not-run" ? "skipped" : suite.status,
+        counts: suite.counts,
+        durationMs: suite.durationMs,
+      });
   }
-  for (const report of reports)
-    for (const suite of report.suites) {
-      if (suite.status === "not-run" && suite.cases.length === 0) continue;
-      events.push({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
-      for (const one of suite.cases) events.push(toCaseFinished(suite.id, one));
-      const open = report.unfinishedCases.filter((one) => one.suiteId === suite.id);
-      for (const one of open)
-        events.push({ type: "case-started", suiteId: one.suiteId, caseId: one.caseId, title: one.title });
-      if (suite.status !== "incomplete")
-        events.push({
-          type: "suite-finished",
-          suiteId: suite.id,
-          status: suite.status === "not-run" ? "skipped" : suite.status,
-          counts: suite.counts,
-          durationMs: suite.durationMs,
-        });
-    }
-  if (reports.some((one) => one.finishedAt === null)) return events;
+  return events;
+}
+
+/** The merged run's end: counts, exchanges, coverage and cleanup summed, the latest finish, the slowest shard. */
+function mergedFinish(reports: readonly JsonReport[], runId: string, groups: FailureGroup[]): RunFinished {
   const baseline = mergeBaselines(reports.map((one) => one.baseline));
   const finishedAt = reports
     .map((one) => one.finishedAt!)
     .sort()
     .at(-1)!;
-  events.push({
+  return {
     type: "run-finished",
     runId,
     finishedAt,
@@ -363,6 +431,5 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string): Run
     },
     groups,
     ...(baseline ? { baseline } : {}),
-  });
-  return events;
+  };
 }

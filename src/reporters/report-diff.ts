@@ -6,8 +6,9 @@
  * @module
  */
 import type { FailureGroup } from "../core/events.ts";
-import { codeSpan } from "./_internals/markdown.ts";
-import type { JsonReport } from "./json.ts";
+import { reasonWords } from "../runner/coverage-summary.ts";
+import { codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
+import type { JsonOperationCoverage, JsonReport } from "./json.ts";
 
 export interface DiffGroup {
   readonly id: string;
@@ -36,7 +37,27 @@ export interface ReportDiff {
     readonly operations: { readonly before: number; readonly after: number };
     readonly gained: readonly CoverageChange[];
     readonly lost: readonly CoverageChange[];
+    /** Operations OLD requested that NEW never did, with NEW's reason (a report before 2.4.0 gives none). */
+    readonly noLongerRequested: readonly { readonly operationId: string; readonly reason: string }[];
   };
+}
+
+/** Requested in `before`, never in `after` (a row without `requests`, before 2.4.0, counts its statuses). */
+function noLongerRequested(
+  before: JsonReport,
+  after: JsonReport,
+): ReportDiff["coverage"]["noLongerRequested"] {
+  const requested = (row: JsonOperationCoverage) => (row.requests ?? row.statuses.length) > 0;
+  const earlier = new Set(before.coverage.byOperation.filter(requested).map((row) => row.operationId));
+  return after.coverage.byOperation
+    .filter((row) => earlier.has(row.operationId) && !requested(row))
+    .map((row) => ({
+      operationId: row.operationId,
+      reason: row.notRequested
+        ? `${reasonWords[row.notRequested.reason]}: ${row.notRequested.detail}`
+        : "not said",
+    }))
+    .sort((a, b) => a.operationId.localeCompare(b.operationId));
 }
 
 function diffGroup(group: FailureGroup, before: number, after: number): DiffGroup {
@@ -89,6 +110,7 @@ export function diffReports(before: JsonReport, after: JsonReport): ReportDiff {
       operations: { before: exercised(before), after: exercised(after) },
       gained: coverageChanges(oldCoverage, newCoverage),
       lost: coverageChanges(newCoverage, oldCoverage),
+      noLongerRequested: noLongerRequested(before, after),
     },
   };
 }
@@ -121,5 +143,14 @@ export function diffMarkdown(diff: ReportDiff): string {
   };
   coverage("Coverage gained", diff.coverage.gained);
   coverage("Coverage lost", diff.coverage.lost);
+  const dropped = diff.coverage.noLongerRequested;
+  if (dropped.length > 0) {
+    lines.push(
+      "",
+      `**No longer requested (${dropped.length} ${dropped.length === 1 ? "operation" : "operations"})**`,
+      "",
+    );
+    for (const one of dropped) lines.push(`- ${codeSpan(one.operationId)}: ${escapeMarkdown(one.reason)}`);
+  }
   return `${lines.join("\n")}\n`;
 }

@@ -60,6 +60,8 @@ export interface ConsoleReporterOptions {
   readonly summaryGroups?: number;
   /** Minimum time between two progress bar redraws, in ms (default 100). */
   readonly progressIntervalMs?: number;
+  /** Rows of the coverage table printed at the end (default 100); the rest are counted (all are in the reports). */
+  readonly maxCoverageRows?: number;
 }
 
 /** None yet: the JSON report's shape is fixed by its schema. */

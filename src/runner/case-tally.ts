@@ -75,6 +75,11 @@ export class CaseTally {
     this.#bodies = bodies;
   }
 
+  /** The suite of the case (`""` for a tally outside a run): the coverage table names it. */
+  get suiteId(): string {
+    return this.#grouping.suiteId;
+  }
+
   /** Counts a pass without its result (the engine's checks pass on most exchanges). */
   countPass(): void {
     this.passed += 1;

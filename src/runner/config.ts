@@ -50,6 +50,8 @@ export interface RunConfig {
   readonly maxFailures: number;
   /** A run whose end has warnings (thin evidence: left-out cases, refusals, waits, checks judging nothing) exits 1. */
   readonly warningsAsErrors: boolean;
+  /** `--fail-under`: a run exercising a smaller share of the operations (percent) exits 1, saying so. */
+  readonly failUnder?: number | undefined;
   /** A body above this, as received or decoded, is not read further: the exchange fails "answer too large". */
   readonly maxResponseBytes: number;
   /** Body bytes kept with each failing exchange in the reports (the rest is cut, saying so). */

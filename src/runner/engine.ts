@@ -20,6 +20,8 @@ import { SecretValues } from "../core/redact.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import { KeptBodies } from "./case-tally.ts";
 import type { RunConfig } from "./config.ts";
+import { genericLeftOutOf, planCoverage } from "./coverage-plan.ts";
+import { withFailUnder } from "./coverage-summary.ts";
 import { compareWithBaseline } from "./earlier-report.ts";
 import type { EventBus } from "./event-bus.ts";
 import { ExchangeJudge } from "./exchange-judge.ts";
@@ -178,6 +180,16 @@ function withWarnings(
   return warnings > 0 && verdict.exitCode === ExitCode.ok
     ? { ...verdict, exitCode: ExitCode.checkFailed }
     : verdict;
+}
+
+/** What the generic layer will request of each operation, or why not: the coverage table's rows. */
+function coveragePlanOf(input: EngineInput) {
+  return planCoverage({
+    spec: input.spec,
+    operations: input.operations ?? everyOperation,
+    genericLeftOut: genericLeftOutOf(input.suites, input.refused),
+    writesAllowed: input.target.writesAllowed,
+  });
 }
 
 export async function runEngine(input: EngineInput): Promise<RunFinished> {
@@ -460,15 +472,16 @@ function finishRun(
     ...withWarnings(verdictOf(totals, signal, baseline), config.warningsAsErrors ? warnings.length : 0),
     counts: totals,
     exchanges: judge.exchanges,
-    coverage: judge.coverage(),
+    coverage: judge.coverage(coveragePlanOf(input)),
     retries: client.retries,
     rateLimited: client.rateLimited,
     cleanup: run.cleanup,
     groups: summary,
     ...(baseline ? { baseline } : {}),
   };
-  bus.emit(finished);
-  return finished;
+  const gated = withFailUnder(finished, config.failUnder);
+  bus.emit(gated);
+  return gated;
 }
 
 /** Which baseline groups are known, new and fixed; `suitesRun`: the suites that ran to their end. */

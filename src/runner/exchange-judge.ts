@@ -1,16 +1,17 @@
 /**
  * Judging one exchange: a transport failure (no answer) once, with the reason, before any check; otherwise every
  * enabled check, a pass only counted (nearly every outcome is one, and nothing needs them one by one), anything
- * else recorded with the exchange it is about. Also what the run's coverage needs: the statuses seen per operation.
+ * else recorded with the exchange it is about. Also what the run's coverage table needs (`coverage-tally.ts`).
  * One judge per run (or proxy/verify session) keeps each check's per-run state and calls its end-of-run hook.
  * @module
  */
 import { type CheckContext, type CheckDefinition, isAnswered, type RecordingGaps } from "../checks/types.ts";
-import type { OperationCoverage } from "../core/events.ts";
+import type { OperationCoverage, OperationPlan } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
 import { type CheckResult, skipped } from "../core/result.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { CaseTally } from "./case-tally.ts";
+import { CoverageTally } from "./coverage-tally.ts";
 
 /** The result id of a transport failure: the checks had nothing to judge. */
 export const transportResultId = "transport";
@@ -30,7 +31,7 @@ export class ExchangeJudge {
   readonly #checks: readonly CheckDefinition[];
   /** Each stateful check's per-run state, by id. */
   readonly #states = new Map<string, unknown>();
-  readonly #statusesSeen = new Map<string, Set<number>>();
+  readonly #coverage: CoverageTally;
   readonly #answers = new Map<string, { total: number; refused: number }>();
   /** Checks that passed or failed at least once; for the others, their first skip reason. */
   readonly #judgedChecks = new Set<string>();
@@ -44,6 +45,9 @@ export class ExchangeJudge {
     this.#checks = checks;
     for (const definition of checks)
       if (definition.state) this.#states.set(definition.id, definition.state());
+    this.#coverage = new CoverageTally(
+      new Map(spec.operations.all().map((operation) => [operation.operationId, operation.pathTemplate])),
+    );
   }
 
   /** Exchanges judged so far. */
@@ -53,6 +57,7 @@ export class ExchangeJudge {
 
   judge(exchange: Exchange, tally: CaseTally, record: RecordResult, source: ExchangeSource = {}): void {
     this.#exchanges += 1;
+    this.#coverage.observe(exchange, tally.suiteId);
     if (!isAnswered(exchange)) {
       const why = exchange.error ? `${exchange.error.code}: ${exchange.error.message}` : "transport error";
       record(
@@ -68,9 +73,6 @@ export class ExchangeJudge {
     this.#answered += 1;
     const { operationId, response } = exchange;
     if (operationId) {
-      const seen = this.#statusesSeen.get(operationId);
-      if (seen) seen.add(response.status);
-      else this.#statusesSeen.set(operationId, new Set([response.status]));
       const answers = this.#answers.get(operationId) ?? { total: 0, refused: 0 };
       answers.total += 1;
       if (response.status === 401 || response.status === 403 || response.status === 404) answers.refused += 1;
@@ -107,7 +109,10 @@ export class ExchangeJudge {
     if (outcome.status === "skipped") {
       if (!this.#judgedChecks.has(checkId) && !this.#firstSkip.has(checkId))
         this.#firstSkip.set(checkId, outcome.reason);
-    } else this.#judgedChecks.add(checkId);
+    } else {
+      this.#judgedChecks.add(checkId);
+      if (exchange.operationId) this.#coverage.judged(exchange.operationId, checkId);
+    }
     if (outcome.status === "passed") tally.countPass();
     else record({ checkId, exchangeId: exchange.id, outcome }, exchange);
   }
@@ -154,18 +159,26 @@ export class ExchangeJudge {
     return never;
   }
 
-  /** Every operation of the description with the statuses its answers had. */
-  coverage(): OperationCoverage[] {
-    return this.#spec.operations.all().map((operation) => ({
-      operationId: operation.operationId,
-      method: operation.method.toUpperCase(),
-      path: operation.pathTemplate,
-      statuses: [...(this.#statusesSeen.get(operation.operationId) ?? [])].sort((a, b) => a - b),
-    }));
+  /**
+   * Every operation of `plan` (default: every operation of the description, for traffic conform did not make) with
+   * what it got: requests, answers, valid and invalid ones, the suites and checks that judged it.
+   */
+  coverage(plan: readonly OperationPlan[] = trafficPlan(this.#spec)): OperationCoverage[] {
+    return this.#coverage.table(plan);
   }
 }
 
 /** A check must not throw; if one does, that is the toolkit's defect, reported as a failure of that check. */
 function crashed(checkId: string, error: unknown): CheckResult["outcome"] {
   return { status: "failed", message: `check ${checkId} crashed: ${(error as Error)?.message ?? error}` };
+}
+
+/** Traffic judged as it came (`proxy`, `verify`): an operation it never hit was simply not in it. */
+function trafficPlan(spec: ApiSpec): OperationPlan[] {
+  return spec.operations.all().map((operation) => ({
+    operationId: operation.operationId,
+    method: operation.method.toUpperCase(),
+    path: operation.pathTemplate,
+    notRequested: { reason: "not-reached", detail: "no exchange of the judged traffic hit it" },
+  }));
 }

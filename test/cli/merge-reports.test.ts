@@ -81,6 +81,44 @@ describe("conform run --shard and conform merge-reports", () => {
     );
   });
 
+  it("--fail-under judges the merged run's coverage, not a shard's part", async () => {
+    const at = (threshold: string, ...paths: string[]) =>
+      cli([
+        "merge-reports",
+        ...paths,
+        "--report-dir",
+        join(root, "gated"),
+        "--reporter",
+        "console",
+        "--fail-under",
+        threshold,
+      ]);
+    const whole = await at("100", join(root, "s1", "latest"), join(root, "s2", "latest"));
+    expect(whole.code).toBe(0);
+    expect(whole.out).not.toContain("--fail-under");
+    // The same shards, as if they had exercised one operation only: the merged run falls short.
+    const thinned = ["s1", "s2"].map((dir, index) => {
+      const report = read(join(root, dir));
+      report.coverage.byOperation = report.coverage.byOperation.map((row: Report, at: number) =>
+        at === 0 && index === 0 ? row : { ...row, statuses: [], requests: 0 },
+      );
+      const path = join(root, `thinned-${dir}.json`);
+      writeFileSync(path, JSON.stringify(report));
+      return path;
+    });
+    const short = await at("50", ...thinned);
+    expect(short.code).toBe(1);
+    expect(short.out).toContain(
+      "✗ coverage 2.1% of operations exercised is under --fail-under 50% (1 of 48)",
+    );
+  });
+
+  it("refuses --fail-under on a shard: it measures the whole run (exit 2)", async () => {
+    const result = await run("refused-shard", "--shard", "1/2", "--fail-under", "80");
+    expect(result.code).toBe(2);
+    expect(result.err).toContain("give --fail-under to conform merge-reports");
+  });
+
   it.each([
     [
       "a shard twice",

@@ -37,8 +37,9 @@ describe("console reporter", () => {
     );
     expect(lines[1]).toBe("✓ instances-read  Instances: read operations  3 passed  (30 ms)");
     expect(lines[2]).toBe("✓ pagination  Pagination invariants  2 passed  (46 ms)");
-    expect(lines.at(-1)).toBe("run 20250301T120000Z-green · labels conform-zgreen-*");
-    expect(lines.at(-2)).toMatch(
+    expect(lines.at(-1)).toBe("3 of 6 operations exercised; 3 never requested (3 writes not allowed)");
+    expect(lines.at(-2)).toBe("run 20250301T120000Z-green · labels conform-zgreen-*");
+    expect(lines.at(-3)).toMatch(
       /^✓ PASSED {2}5 passed \(5 cases\) · 7 exchanges · 3\/6 operations · p50 \d+ ms, p99 \d+ ms · 1\.25 s$/,
     );
     expect(text).not.toContain("FAIL");
@@ -86,7 +87,7 @@ describe("console reporter", () => {
     expect(lines[0]).toBe(
       "conform 0.1.0 → https://127.0.0.1:8443/v4 (embedded reference)  spec 4.189.0 · 1 suite, 1 case · run 20250301T120000Z-green",
     );
-    expect(lines.at(-2)).toBe("✓ PASSED  5 passed (5 cases) · 7 exchanges · 3/6 operations · 1.25 s");
+    expect(lines.at(-3)).toBe("✓ PASSED  5 passed (5 cases) · 7 exchanges · 3/6 operations · 1.25 s");
   });
 
   it("a block per failure group: check, size, shape, then each failure with its case, expected/actual, operation, response, curl, seed and replay", async () => {
@@ -124,7 +125,7 @@ describe("console reporter", () => {
     expect(errored).toContain("    error TRANSPORT_TIMEOUT: no answer from the target within 30000 ms");
     expect(text).toContain("4 failure groups, largest first:");
     expect(text).toContain("⚠ the target sent no X-RateLimit-Reset header");
-    expect(text.trimEnd().split("\n").at(-2)).toMatch(
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(
       /^✗ FAILED {2}2 failed, 1 errored, 2 passed, 1 skipped \(6 cases\) · 6 exchanges, 2 × 429, 2 retries · 5\/6 operations · .* · 31\.5 s$/,
     );
   });
@@ -184,7 +185,7 @@ describe("console reporter", () => {
     expect(text).not.toContain("unfinished");
     expect(text).toContain("cleanup left 1 resource(s) behind (conform cleanup removes them):");
     expect(text).toContain("  linode/instances/123 (conform-ab12-web): 500 on DELETE");
-    expect(text.trimEnd().split("\n").at(-2)).toMatch(
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(
       /^■ INTERRUPTED {2}2 passed, 1 skipped, 1 interrupted \(4 cases\)/,
     );
   });
@@ -195,7 +196,7 @@ describe("console reporter", () => {
 
   it("a run that never finished still ends with a summary (on close)", async () => {
     const text = await output(crashedRun());
-    expect(text.trimEnd().split("\n").at(-2)).toMatch(
+    expect(text.trimEnd().split("\n").at(-3)).toMatch(
       /^■ STOPPED before the run finished {2}2 passed \(2 cases\) · 2 exchanges/,
     );
     // The summary is printed once, whether run-finished came or close did.

@@ -20,15 +20,32 @@ const decoded = (line: string) =>
     .replace(/%25/g, "%");
 
 describe("github reporter", () => {
-  it("prints nothing for a green run", async () => {
-    expect(await annotations(allGreenRun())).toEqual([]);
+  it("prints only the coverage notice for a green run", async () => {
+    expect(await annotations(allGreenRun())).toEqual([
+      "::notice title=conform coverage::3 of 6 operations exercised; 3 never requested (3 writes not allowed)",
+    ]);
+  });
+
+  it("says --fail-under's shortfall as an error, with the coverage line", async () => {
+    const events = allGreenRun().map(
+      (event): RunEvent =>
+        event.type === "run-finished"
+          ? {
+              ...event,
+              failUnder: { threshold: 80, percent: 50, message: "coverage 50% is under --fail-under 80%" },
+            }
+          : event,
+    );
+    expect((await annotations(events)).map(decoded)).toEqual([
+      "::error title=conform coverage::coverage 50% is under --fail-under 80%\n3 of 6 operations exercised; 3 never requested (3 writes not allowed)",
+    ]);
   });
 
   it("prints one ::error per failure group, largest first, with operation, curl line and seed", async () => {
     const events = failingRun();
     const finished = events.find((event) => event.type === "run-finished");
     const groups = finished?.type === "run-finished" ? finished.groups : [];
-    const lines = await annotations(events);
+    const lines = (await annotations(events)).filter((line) => !line.startsWith("::notice"));
     expect(groups.length).toBeGreaterThan(1);
     expect(lines).toHaveLength(groups.length);
     lines.forEach((line, index) => {
@@ -48,7 +65,9 @@ describe("github reporter", () => {
     const finished = events.find((event) => event.type === "run-finished");
     const groups = finished?.type === "run-finished" ? finished.groups : [];
     expect(groups.some((group) => group.failures > 1)).toBe(true);
-    expect(await annotations(events)).toHaveLength(groups.length);
+    expect((await annotations(events)).filter((line) => line.startsWith("::error"))).toHaveLength(
+      groups.length,
+    );
   });
 
   it.each([

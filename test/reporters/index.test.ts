@@ -109,6 +109,28 @@ describe("reporters map and createReporters", () => {
     expect(await readdir(join(base, "latest"))).toEqual(["ok.txt"]);
   });
 
+  it("closes the file reporters, mirrors and tells afterFiles, then closes the console ones (their lines end the output)", async () => {
+    const base = await reportDir();
+    const outputDir = join(base, "run-2");
+    await mkdir(outputDir);
+    const order: string[] = [];
+    const console: Reporter = { name: "console", files: [], close: async () => void order.push("console") };
+    const file: Reporter = {
+      name: "json",
+      files: ["report.json"],
+      close: async () => {
+        await writeFile(join(outputDir, "report.json"), "{}");
+        order.push("json");
+      },
+    };
+    const group = createReporterGroup([console, file], { outputDir });
+    const latest = await group.close((mirror) =>
+      order.push(`files named, mirror ${mirror === undefined ? "none" : "made"}`),
+    );
+    expect(order).toEqual(["json", "files named, mirror made", "console"]);
+    expect(latest).toBe(join(base, "latest"));
+  });
+
   it("delivers each event to each reporter's hook, awaiting async ones in order", async () => {
     const seen: string[] = [];
     const slow: Reporter = {

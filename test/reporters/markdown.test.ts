@@ -14,11 +14,12 @@ async function summary(events: RunEvent[], maxGroups?: number): Promise<string> 
   return readFile(join(options.outputDir, markdownReportFile), "utf8");
 }
 
-/** Table rows (without header and separator) as cells, honouring escaped pipes. */
+/** The suites table's rows (without header and separator) as cells, honouring escaped pipes. */
 function tableRows(markdown: string): string[][] {
-  return markdown
+  const table = markdown.split("| | Suite")[1]?.split("\n\n")[0] ?? "";
+  return table
     .split("\n")
-    .filter((line) => line.startsWith("| ") && !line.startsWith("| | Suite"))
+    .filter((line) => line.startsWith("| "))
     .map((line) =>
       line
         .slice(1, -1)

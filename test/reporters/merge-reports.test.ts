@@ -1,7 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CaseFinished, FailureGroup, RunEvent, RunFinished } from "../../src/core/events.ts";
+import type {
+  CaseFinished,
+  FailureGroup,
+  OperationCoverage,
+  RunEvent,
+  RunFinished,
+} from "../../src/core/events.ts";
 import { toJsonCase } from "../../src/reporters/json.ts";
 import { createMarkdownReporter, markdownReportFile } from "../../src/reporters/markdown.ts";
 import { mergeCoverage, mergeGroups, toCaseFinished } from "../../src/reporters/merge-reports.ts";
@@ -66,9 +72,65 @@ describe("merging reports", () => {
       statuses,
       byOperation: [{ operationId: "getX", method: "GET", path: "/x", statuses }],
     });
-    expect(mergeCoverage([coverage([200, 404]), coverage([400, 200]), coverage([])])).toEqual([
+    expect(mergeCoverage([coverage([200, 404]), coverage([400, 200]), coverage([])])).toMatchObject([
       { operationId: "getX", method: "GET", path: "/x", statuses: [200, 400, 404] },
     ]);
+  });
+
+  const row = (fields: Partial<OperationCoverage>): OperationCoverage => ({
+    operationId: "getX",
+    method: "GET",
+    path: "/x",
+    statuses: [],
+    requests: 0,
+    valid: { sent: 0, accepted: 0 },
+    invalid: { sent: 0, refused: 0 },
+    chained: false,
+    suites: [],
+    checks: [],
+    ...fields,
+  });
+  const notSelected = { reason: "suite-not-selected" as const, detail: "no suite tagged generic" };
+  const writes = { reason: "writes-not-allowed" as const, detail: "--allow-writes" };
+  it.each([
+    [
+      "sums the counts and joins the sets of shards",
+      [
+        row({ statuses: [200], requests: 2, valid: { sent: 2, accepted: 1 }, suites: ["b"], checks: ["y"] }),
+        row({ statuses: [400], requests: 1, invalid: { sent: 1, refused: 1 }, chained: true, suites: ["a"] }),
+      ],
+      row({
+        statuses: [200, 400],
+        requests: 3,
+        valid: { sent: 2, accepted: 1 },
+        invalid: { sent: 1, refused: 1 },
+        chained: true,
+        suites: ["a", "b"],
+        checks: ["y"],
+      }),
+    ],
+    [
+      "drops the reason of a shard that did not request what another did",
+      [row({ notRequested: notSelected }), row({ statuses: [200], requests: 1 })],
+      row({ statuses: [200], requests: 1 }),
+    ],
+    [
+      "keeps a shard's own reason over 'suite not selected' (the generic layer ran in one shard)",
+      [row({ notRequested: notSelected }), row({ notRequested: writes })],
+      row({ notRequested: writes }),
+    ],
+    [
+      "keeps 'suite not selected' when no shard has another reason",
+      [row({ notRequested: notSelected }), row({ notRequested: notSelected })],
+      row({ notRequested: notSelected }),
+    ],
+  ])("%s", (_name, shards, merged) => {
+    const report = (byOperation: OperationCoverage) => ({
+      operations: { exercised: 0, total: 1 },
+      statuses: [],
+      byOperation: [byOperation],
+    });
+    expect(mergeCoverage(shards.map(report))).toEqual([merged]);
   });
 });
 

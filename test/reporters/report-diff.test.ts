@@ -82,5 +82,28 @@ describe("conform diff", () => {
     expect(text.split("\n")[0]).toBe("### conform diff: 1 new, 1 fixed, 1 still failing");
     expect(text).toContain("- `content-type-json`: `shape kept` (2× → 5×) · group `kept`");
     expect(text).toContain("**Coverage lost (2 operations)**");
+    expect(text).toContain("**No longer requested (1 operation)**\n\n- `getB`: not said");
+  });
+
+  it("names the operations no longer requested, with the new report's reason (2.4.0 rows)", () => {
+    const row = (operationId: string, requests: number, reason?: "deselected") => ({
+      operationId,
+      method: "GET",
+      path: "/",
+      statuses: requests > 0 ? [200] : [],
+      requests,
+      ...(reason ? { notRequested: { reason, detail: "not one of --method" } } : {}),
+    });
+    const older = report("old", [], ["a"], {});
+    const newer = report("new", [], ["a"], {});
+    const withRows = (one: JsonReport, rows: object[]) =>
+      ({ ...one, coverage: { ...one.coverage, byOperation: rows } }) as JsonReport;
+    const changed = diffReports(
+      withRows(older, [row("getA", 2), row("getB", 1), row("getC", 0, "deselected")]),
+      withRows(newer, [row("getA", 0, "deselected"), row("getB", 3), row("getC", 0, "deselected")]),
+    );
+    expect(changed.coverage.noLongerRequested).toEqual([
+      { operationId: "getA", reason: "deselected: not one of --method" },
+    ]);
   });
 });

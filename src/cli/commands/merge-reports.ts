@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { runConfigDefaults } from "../../runner/config.ts";
+import { parseFailUnder } from "../../runner/coverage-summary.ts";
 import { defineCommand } from "../command-module.ts";
 import { listOption, newRunId } from "../options.ts";
 
@@ -29,6 +30,15 @@ function builder(yargs: Argv) {
       describe:
         "console, json, junit, html, markdown, github, ndjson (comma-separated; default: the first five)",
     })
+    .option("fail-under", {
+      type: "string",
+      describe:
+        "Exit 1 when the merged run exercised fewer operations than this share (percent, e.g. 80), saying so in one line",
+    })
+    .check((args) => {
+      if (args["fail-under"] !== undefined) parseFailUnder(args["fail-under"]);
+      return true;
+    })
     .example("$0 merge-reports shards/*/", "Merge the report directories of every shard");
 }
 
@@ -41,7 +51,8 @@ export const mergeReportsCommand = defineCommand({
     const { createReporters } = await import("../../reporters/index.ts");
     const { mergedEvents, readShardReport } = await import("../../reporters/merge-reports.ts");
     const { colorFromEnv, reportPathsLine } = await import("../run-with-reporters.ts");
-    const events = mergedEvents(listOption(args.reports).map(readShardReport), runId);
+    const failUnder = args["fail-under"] === undefined ? undefined : parseFailUnder(args["fail-under"]);
+    const events = mergedEvents(listOption(args.reports).map(readShardReport), runId, failUnder);
     const outputDir = join(args["report-dir"], runId);
     const reporters = createReporters(
       args.reporter ? listOption(args.reporter) : [...runConfigDefaults.reporters],
@@ -54,9 +65,10 @@ export const mergeReportsCommand = defineCommand({
       },
     );
     for (const event of events) await reporters.emit(event);
-    const latest = await reporters.close();
-    if (reporters.files.length > 0)
-      process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
+    await reporters.close((latest) => {
+      if (reporters.files.length > 0)
+        process.stdout.write(`${reportPathsLine(outputDir, reporters.files, latest)}\n`);
+    });
     const finished = events.at(-1);
     return finished?.type === "run-finished" ? finished.exitCode : 2;
   },

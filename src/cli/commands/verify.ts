@@ -22,6 +22,7 @@ export const notForTraffic = [
   "rate-limit",
   "allow-writes",
   "max-failures",
+  "fail-under",
   "shard",
   "durations",
   "listen-driver",

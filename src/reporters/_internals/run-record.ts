@@ -19,6 +19,7 @@ import type {
   SuiteFinished,
   SuiteTag,
 } from "../../core/events.ts";
+import { CoverageTally } from "../../runner/coverage-tally.ts";
 import type { ReporterHooks } from "../types.ts";
 import { LatencyHistogram } from "./latency-histogram.ts";
 
@@ -66,7 +67,8 @@ export class RunRecord {
   snapshot: { readonly sequence: number; readonly takenAt: string } | undefined;
   readonly #openCases = new Map<string, CaseStarted>();
   readonly #groupsOpened = new Map<string, FailureGroupOpened["group"]>();
-  readonly #statusesSeen = new Map<string, Set<number>>();
+  /** What the exchanges say of each operation, for a run that stops before `run-finished` brings the table. */
+  readonly #coverageSeen = new CoverageTally();
 
   /** The hooks that feed this record; a reporter calls them from its own hooks. */
   readonly hooks: Required<Omit<ReporterHooks, "check" | "rate-limit-wait" | "run-snapshot">> = {
@@ -99,14 +101,7 @@ export class RunRecord {
       this.retriesSeen += exchange.retries;
       if (exchange.response?.status === 429) this.rateLimitedSeen += 1;
       if (exchange.timings.measured !== false) this.latency.record(exchange.timings.totalMs);
-      if (exchange.operationId !== undefined && exchange.response !== undefined) {
-        let statuses = this.#statusesSeen.get(exchange.operationId);
-        if (!statuses) {
-          statuses = new Set();
-          this.#statusesSeen.set(exchange.operationId, statuses);
-        }
-        statuses.add(exchange.response.status);
-      }
+      this.#coverageSeen.observe(exchange, event.suiteId);
     },
     "failure-group": (event) => {
       this.#groupsOpened.set(event.group.id, event.group);
@@ -262,17 +257,14 @@ export class RunRecord {
   }
 
   /**
-   * Operation coverage: the engine's (every operation of the spec) once the run finished; before that, the
-   * operations seen in exchanges so far.
+   * Operation coverage: the engine's table (every operation of the spec) once the run finished; before that, the
+   * operations requested so far as their exchanges tell (no plan, no checks: those come with the end).
    */
   coverage(): { readonly total: number; readonly operations: readonly OperationCoverage[] } {
     if (this.finished) return { total: this.finished.coverage.length, operations: this.finished.coverage };
-    const operations = [...this.#statusesSeen].map(([operationId, statuses]) => ({
-      operationId,
-      method: "",
-      path: "",
-      statuses: [...statuses].sort((a, b) => a - b),
-    }));
+    const operations = this.#coverageSeen.table(
+      this.#coverageSeen.requested.map((operationId) => ({ operationId, method: "", path: "" })),
+    );
     return { total: this.started?.spec.operations ?? operations.length, operations };
   }
 
