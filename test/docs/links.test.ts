@@ -12,9 +12,7 @@ const checkout = join(import.meta.dirname, "..", "..");
  * Pages other branches are writing (issue 32): linked from the map before they land. The lead empties this list
  * once they are merged; until then a link to one of these, and only these, may lead nowhere.
  */
-const expectedLater = new Set([
-  "docs/generic-layer.md",
-]);
+const expectedLater = new Set(["docs/generic-layer.md"]);
 
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
