@@ -33,10 +33,6 @@ const knownOffenders: readonly string[] = [
   "src/reporters/html.ts htmlReport",
   "src/reporters/markdown.ts markdownSummary",
   "src/reporters/merge-reports.ts mergedEvents",
-  // c32reg (issue 32 item 2, issue 34 item 1): one check registry.
-  "src/checks/rate-limit-headers.ts check",
-  // c29 (issue 29): cleanup by the description.
-  "src/runner/leftovers.ts cleanLeftovers",
 ];
 
 interface FunctionLength {
