@@ -13,7 +13,7 @@
  * The compiler's API is marked unstable: a TypeScript upgrade that changes it fails this file at load, never lets
  * it pass unmeasured (the first test also checks that the files of src/ were found).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import type { FunctionLikeDeclaration, Node, SourceFile } from "typescript/unstable/ast";
@@ -162,10 +162,10 @@ describe("the measure itself", () => {
     { name: "dataTable200", lines: 200, body: table, offends: false },
     { name: "handlerObject100", lines: 100, body: handlers, offends: true },
   ];
-  let measured: FunctionLength[] = [];
-
   it("counts a function's lines from its first token to its last; an object of functions is code, not a data table", () => {
-    const folder = mkdtempSync(join(tmpdir(), "conform-function-length-"));
+    // The real path: the compiler names files by it (a temp directory may be a symbolic link, as on macOS).
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), "conform-function-length-")));
+    let measured: FunctionLength[];
     try {
       writeFileSync(
         join(folder, "tsconfig.json"),
