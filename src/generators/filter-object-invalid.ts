@@ -79,6 +79,25 @@ function placed(
     });
 }
 
+const notNumber = fc.oneof(
+  fc.constantFrom("abc", "five", "", "1a", "true"),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant([1]),
+  fc.constant({}),
+);
+const notString = fc.oneof(
+  fc.integer({ min: -5, max: 5 }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(["a"]),
+  fc.constant({}),
+);
+const notScalar = fc.oneof(fc.constant(["a"]), fc.constant({ a: 1 }), fc.constant([]));
+
+type Breaches = Partial<Record<InvalidFilterRule, fc.Arbitrary<Breach>>>;
+type FieldProfile = ReturnType<typeof profileField>;
+
 /**
  * X-Filter values that each break one rule, with provenance `negative` / `filter-<rule>`.
  * @public
@@ -89,18 +108,46 @@ export function invalidFilterObject(
   const filterable = new Set(constraints.fields.map((field) => field.name));
   // A lenient field's conditions are not judged (the oracle leaves them open): breaches sit on the others.
   const fields = constraints.fields.filter((field) => !field.lenient);
-  const base: fc.Arbitrary<FilterValue> =
-    fields.length === 0
-      ? fc.constant({})
-      : fc.oneof(
-          fc.constant({}),
-          filterObject({
-            fields,
-            items: constraints.items,
-            scenarios: ["equality", "comparison", "contains", "neq", "implicit-and", "or"],
-          }).map((generated) => generated.value),
-        );
-  const realUnfilterable = (constraints.unfilterable ?? []).filter(
+  const base = validRest(fields, constraints.items);
+  const unfilterable = unfilterableName(fields, filterable, constraints.unfilterable ?? []);
+  const profiles = fields.map((field) => profileField(field, constraints.items));
+  const orderable = profiles.filter((profile) => profile.orderable).map((profile) => profile.field.name);
+  const rules: Breaches = {
+    ...syntaxBreaches(base),
+    ...keyBreaches(
+      base,
+      unfilterable,
+      fields.map((field) => field.name),
+    ),
+    ...valueTypeBreach(base, profiles),
+    ...orderBreaches(base, unfilterable, orderable),
+  };
+  const wanted = (constraints.rules ?? invalidFilterRules).filter((rule) => rules[rule] !== undefined);
+  if (wanted.length === 0)
+    throw new RangeError("invalidFilterObject: no rule can be broken with these fields");
+  return fc.oneof(...wanted.map((rule) => rules[rule]!.map((breach) => withProvenance(rule, breach))));
+}
+
+/** The valid rest of a filter: none, or a valid filter of the list's fields. */
+function validRest(fields: readonly FilterableField[], items: readonly object[]): fc.Arbitrary<FilterValue> {
+  if (fields.length === 0) return fc.constant({});
+  return fc.oneof(
+    fc.constant({}),
+    filterObject({
+      fields,
+      items,
+      scenarios: ["equality", "comparison", "contains", "neq", "implicit-and", "or"],
+    }).map((generated) => generated.value),
+  );
+}
+
+/** A name no filter may use: made up, a real unfilterable field, or a made-up sibling of a nested filterable one. */
+function unfilterableName(
+  fields: readonly FilterableField[],
+  filterable: ReadonlySet<string>,
+  unfilterable: readonly string[],
+): fc.Arbitrary<string> {
+  const realUnfilterable = unfilterable.filter(
     (name) => !filterable.has(name) && !name.startsWith("+") && name.length > 0,
   );
   // Beside a nested filterable field (`entity.id`), a made-up sibling (`entity.colour`): a dotted key is
@@ -108,34 +155,17 @@ export function invalidFilterObject(
   const nestedMadeUp = fields.flatMap((field) =>
     field.path ? [[...field.path.slice(0, -1), "colour"].join(".")] : [],
   );
-  const unfilterableName = fc.oneof(
+  return fc.oneof(
     fc.constantFrom(
       ...[...madeUpNames, ...nestedMadeUp, ...realUnfilterable].filter((name) => !filterable.has(name)),
     ),
     fc.stringMatching(/^[a-z][a-z_]{1,15}$/).filter((name) => !filterable.has(name)),
   );
-  const profiles = fields.map((field) => profileField(field, constraints.items));
-  const numeric = profiles.filter((profile) => profile.numeric);
-  const textual = profiles.filter((profile) => profile.textual);
-  const orderable = profiles.filter((profile) => profile.orderable).map((profile) => profile.field.name);
-  const anyField = fields.map((field) => field.name);
-  const notNumber = fc.oneof(
-    fc.constantFrom("abc", "five", "", "1a", "true"),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant([1]),
-    fc.constant({}),
-  );
-  const notString = fc.oneof(
-    fc.integer({ min: -5, max: 5 }),
-    fc.boolean(),
-    fc.constant(null),
-    fc.constant(["a"]),
-    fc.constant({}),
-  );
-  const notScalar = fc.oneof(fc.constant(["a"]), fc.constant({ a: 1 }), fc.constant([]));
+}
 
-  const rules: Partial<Record<InvalidFilterRule, fc.Arbitrary<Breach>>> = {
+/** Headers that are not JSON, or JSON but not an object. */
+function syntaxBreaches(base: fc.Arbitrary<FilterValue>): Breaches {
+  return {
     "not-json": fc
       .tuple(
         base,
@@ -157,9 +187,19 @@ export function invalidFilterObject(
         fc.constantFrom<unknown>("label", 42, null, true, [], 0, ""),
       )
       .map((value) => ({ header: JSON.stringify(value), pointer: "" })),
+  };
+}
+
+/** Keys that break a rule: an unfilterable field, an unknown operator, a logical operator not over objects. */
+function keyBreaches(
+  base: fc.Arbitrary<FilterValue>,
+  unfilterable: fc.Arbitrary<string>,
+  anyField: readonly string[],
+): Breaches {
+  return {
     "unfilterable-field": placed(
       base,
-      fc.tuple(unfilterableName, fc.constantFrom<unknown>("x", 1, true)).map(([name, value]) => ({
+      fc.tuple(unfilterable, fc.constantFrom<unknown>("x", 1, true)).map(([name, value]) => ({
         object: { [name]: value },
         path: `/${name}`,
         key: name,
@@ -208,6 +248,48 @@ export function invalidFilterObject(
           key: operator,
         })),
     ),
+  };
+}
+
+/** An operator's value of the wrong type (a comparison with no number, `+contains` with no string), where fields allow. */
+function valueTypeBreach(base: fc.Arbitrary<FilterValue>, profiles: readonly FieldProfile[]): Breaches {
+  const typed = [
+    ...profiles
+      .filter((profile) => profile.numeric)
+      .map((profile) =>
+        fc
+          .tuple(fc.constantFrom("+gt", "+gte", "+lt", "+lte"), notNumber)
+          .map(([operator, value]) => ({ name: profile.field.name, operator, value })),
+      ),
+    ...profiles
+      .filter((profile) => profile.textual)
+      .map((profile) =>
+        fc.oneof(
+          notString.map((value) => ({ name: profile.field.name, operator: "+contains", value })),
+          notScalar.map((value) => ({ name: profile.field.name, operator: "+neq", value })),
+        ),
+      ),
+  ];
+  if (typed.length === 0) return {};
+  return {
+    "operator-value-type": placed(
+      base,
+      fc.oneof(...typed).map(({ name, operator, value }) => ({
+        object: { [name]: { [operator]: value } },
+        path: `/${name}/${operator}`,
+        key: operator,
+      })),
+    ),
+  };
+}
+
+/** `+order` and `+order_by` broken: one without the other, not a string, an unfilterable field, a bad direction. */
+function orderBreaches(
+  base: fc.Arbitrary<FilterValue>,
+  unfilterable: fc.Arbitrary<string>,
+  orderable: readonly string[],
+): Breaches {
+  const breaches: Breaches = {
     "order-without-order-by": fc
       .tuple(base, fc.constantFrom("asc", "desc"))
       .map(([rest, order]) => ({ header: JSON.stringify({ ...rest, "+order": order }), pointer: "/+order" })),
@@ -217,63 +299,34 @@ export function invalidFilterObject(
         header: JSON.stringify({ ...rest, "+order_by": orderBy }),
         pointer: "/+order_by",
       })),
-    "order-by-unfilterable": fc.tuple(base, unfilterableName).map(([rest, name]) => ({
+    "order-by-unfilterable": fc.tuple(base, unfilterable).map(([rest, name]) => ({
       header: JSON.stringify({ ...rest, "+order_by": name }),
       pointer: "/+order_by",
       key: name,
     })),
   };
-  if (numeric.length > 0 || textual.length > 0) {
-    const typed = [
-      ...numeric.map((profile) =>
-        fc
-          .tuple(fc.constantFrom("+gt", "+gte", "+lt", "+lte"), notNumber)
-          .map(([operator, value]) => ({ name: profile.field.name, operator, value })),
-      ),
-      ...textual.map((profile) =>
-        fc.oneof(
-          notString.map((value) => ({ name: profile.field.name, operator: "+contains", value })),
-          notScalar.map((value) => ({ name: profile.field.name, operator: "+neq", value })),
-        ),
-      ),
-    ];
-    rules["operator-value-type"] = placed(
+  if (orderable.length === 0) return breaches;
+  breaches["order-value"] = fc
+    .tuple(
       base,
-      fc.oneof(...typed).map(({ name, operator, value }) => ({
-        object: { [name]: { [operator]: value } },
-        path: `/${name}/${operator}`,
-        key: operator,
-      })),
-    );
-  }
-  if (orderable.length > 0) {
-    rules["order-value"] = fc
-      .tuple(
-        base,
-        fc.constantFrom(...orderable),
-        fc.constantFrom<unknown>("up", "down", "ascending", "", "random", 1, true, null),
-      )
-      .map(([rest, orderBy, order]) => ({
-        header: JSON.stringify({ ...rest, "+order_by": orderBy, "+order": order }),
-        pointer: "/+order",
-      }));
-  }
-  const wanted = (constraints.rules ?? invalidFilterRules).filter((rule) => rules[rule] !== undefined);
-  if (wanted.length === 0)
-    throw new RangeError("invalidFilterObject: no rule can be broken with these fields");
-  return fc.oneof(
-    ...wanted.map((rule) =>
-      rules[rule]!.map(
-        ({ header, pointer, key }): Generated<InvalidFilter> => ({
-          value: { header },
-          meta: negative(`filter-${rule}`, {
-            operator: rule,
-            pointer,
-            field: "X-Filter",
-            ...(key !== undefined ? { detail: key } : {}),
-          }),
-        }),
-      ),
-    ),
-  );
+      fc.constantFrom(...orderable),
+      fc.constantFrom<unknown>("up", "down", "ascending", "", "random", 1, true, null),
+    )
+    .map(([rest, orderBy, order]) => ({
+      header: JSON.stringify({ ...rest, "+order_by": orderBy, "+order": order }),
+      pointer: "/+order",
+    }));
+  return breaches;
+}
+
+function withProvenance(rule: InvalidFilterRule, { header, pointer, key }: Breach): Generated<InvalidFilter> {
+  return {
+    value: { header },
+    meta: negative(`filter-${rule}`, {
+      operator: rule,
+      pointer,
+      field: "X-Filter",
+      ...(key !== undefined ? { detail: key } : {}),
+    }),
+  };
 }

@@ -13,7 +13,7 @@ import { bundledSpecPath } from "../spec/bundled.ts";
 import { loadSpec } from "../spec/load.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import { ReferenceApp, type ReplyRewrite } from "./app.ts";
-import { defaultBehaviour } from "./behaviour.ts";
+import { defaultBehaviour, type ReferenceBehaviour } from "./behaviour.ts";
 import { computeTypes, regions } from "./catalogue.ts";
 import { type Clock, systemClock } from "./clock.ts";
 import type { HandlerMap } from "./context.ts";
@@ -89,38 +89,12 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
   if (!(timeScale > 0)) throw new ConfigError(`--time-scale must be a positive number, got ${timeScale}`);
   const spec = options.spec ?? (await loadSpec(bundledSpecPath));
   const clock = options.clock ?? systemClock;
-  const login = options.user ?? defaultUser;
-  const user: User = { ...login, email: `${login.username}@example.com`, uuid: randomUUID() };
-  const state = new ReferenceState({ regions, types: computeTypes }, user);
-  const token = options.token ?? randomBytes(32).toString("hex");
-  const ownTokenId = state.nextId("token");
-  state.tokens.set(token, {
-    id: ownTokenId,
-    label: "conform-reference",
-    scopes: "*",
-    token,
-    created: isoSeconds(clock.now()),
-    expiresAt: null,
-    kind: "personal",
-  });
+  const { state, user, token, ownTokenId } = seededState(options, clock);
   const behaviour = defaultBehaviour();
-  const handlers: Record<string, HandlerMap[string]> = { ...cleanHandlers };
-  const replyRewrites: ReplyRewrite[] = [];
   const faults = (options.faults ?? []).map((fault) =>
     typeof fault === "string" ? resolveFaults([fault])[0]! : fault,
   );
-  for (const fault of faults) {
-    fault.apply({
-      state,
-      behaviour,
-      wrapHandler: (operationId, wrap) => {
-        const original = handlers[operationId];
-        if (!original) throw new ConfigError(`fault ${fault.id} wraps ${operationId}, which has no handler`);
-        handlers[operationId] = wrap(original);
-      },
-      rewriteReplies: (rewrite) => replyRewrites.push(rewrite),
-    });
-  }
+  const { handlers, replyRewrites } = appliedFaults(faults, state, behaviour);
   const health = new NodeHealth(state, timeScale, behaviour);
   const dataPlane = new DataPlane(state, behaviour);
   const certificate = options.http ? undefined : await createServerCertificate(host);
@@ -134,38 +108,18 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
     events: new ReferenceEvents(state, clock, behaviour),
     health,
     dataPlane,
-    limiter: new RateLimiter(
-      {
-        token: { ...describedRateLimits, ...options.rateLimits },
-        address: { ...describedRateLimits, ...options.rateLimits, ...options.addressRateLimits },
-        own: { ...describedRateLimits, ...options.rateLimits, ...options.ownTokenRateLimits },
-        ownKey: `token:${ownTokenId}`,
-      },
-      clock,
-      () => behaviour.withinRateLimit,
-    ),
+    limiter: rateLimiter(options, `token:${ownTokenId}`, clock, behaviour),
     urls,
     basePath: "/v4",
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     behaviour,
     replyRewrites,
-    onDefect:
-      options.onDefect ??
-      ((error, request) =>
-        process.stderr.write(
-          `reference server defect on ${request.method} ${request.url}: ${String((error as Error)?.stack ?? error)}\n`,
-        )),
+    onDefect: options.onDefect ?? printDefect,
   });
   const server: Server = certificate
     ? createHttpsServer({ cert: certificate.certificatePem, key: certificate.privateKeyPem }, app.listener)
     : createHttpServer(app.listener);
-  server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const origin = `${certificate ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const origin = await listen(server, host, options.port ?? 0, certificate !== undefined);
   urls.authUrl = origin;
   urls.baseUrl = `${origin}/v4`;
   return {
@@ -184,4 +138,79 @@ export async function createReferenceServer(options: ReferenceServerOptions = {}
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The state the server starts with: its login user and its own ready personal access token (scope `*`). */
+function seededState(options: ReferenceServerOptions, clock: Clock) {
+  const login = options.user ?? defaultUser;
+  const user: User = { ...login, email: `${login.username}@example.com`, uuid: randomUUID() };
+  const state = new ReferenceState({ regions, types: computeTypes }, user);
+  const token = options.token ?? randomBytes(32).toString("hex");
+  const ownTokenId = state.nextId("token");
+  state.tokens.set(token, {
+    id: ownTokenId,
+    label: "conform-reference",
+    scopes: "*",
+    token,
+    created: isoSeconds(clock.now()),
+    expiresAt: null,
+    kind: "personal",
+  });
+  return { state, user, token, ownTokenId };
+}
+
+/** The handlers and reply rewrites once every fault has wrapped what it breaks. */
+function appliedFaults(faults: readonly Fault[], state: ReferenceState, behaviour: ReferenceBehaviour) {
+  const handlers: Record<string, HandlerMap[string]> = { ...cleanHandlers };
+  const replyRewrites: ReplyRewrite[] = [];
+  for (const fault of faults) {
+    fault.apply({
+      state,
+      behaviour,
+      wrapHandler: (operationId, wrap) => {
+        const original = handlers[operationId];
+        if (!original) throw new ConfigError(`fault ${fault.id} wraps ${operationId}, which has no handler`);
+        handlers[operationId] = wrap(original);
+      },
+      rewriteReplies: (rewrite) => replyRewrites.push(rewrite),
+    });
+  }
+  return { handlers, replyRewrites };
+}
+
+/** The description's rate limits, with the options' overrides for every caller, by address and for the own token. */
+function rateLimiter(
+  options: ReferenceServerOptions,
+  ownKey: string,
+  clock: Clock,
+  behaviour: ReferenceBehaviour,
+): RateLimiter {
+  const every = { ...describedRateLimits, ...options.rateLimits };
+  return new RateLimiter(
+    {
+      token: every,
+      address: { ...every, ...options.addressRateLimits },
+      own: { ...every, ...options.ownTokenRateLimits },
+      ownKey,
+    },
+    clock,
+    () => behaviour.withinRateLimit,
+  );
+}
+
+function printDefect(error: unknown, request: IncomingMessage): void {
+  process.stderr.write(
+    `reference server defect on ${request.method} ${request.url}: ${String((error as Error)?.stack ?? error)}\n`,
+  );
+}
+
+/** Listens on `host:port` (0: any free port) and gives the origin it serves. */
+async function listen(server: Server, host: string, port: number, https: boolean): Promise<string> {
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return `${https ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
 }

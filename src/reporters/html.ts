@@ -308,29 +308,12 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
   if (!started) return "";
   const insecure = started.target.embedded;
   const title = own.title ?? "conform report";
-  const counts = record.counts;
   const failures = record.failures();
   const failureAnchors = new Map(failures.map((event, index) => [event, `failure-${index}`]));
   const caseAnchors = new Map(
     failures.map((event, index) => [`${event.suiteId}\u0000${event.caseId}`, `failure-${index}`]),
   );
   const groups = record.groups();
-  const coverage = record.coverage();
-  const exercised = record.exercisedOperations();
-  const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
-  const latency = record.latency.summary();
-  const suites = [...record.suites.values()];
-
-  const rows = suiteRows(record, failureAnchors);
-
-  const cleanup = record.finished?.cleanup;
-  const notes = [
-    ...record.warnings.map((message) => html`<li class="warning">⚠ ${message}</li>`),
-    ...(cleanup?.failed ?? []).map(
-      (one) => html`<li class="cleanup-failed">cleanup left behind: <code>${one}</code></li>`,
-    ),
-  ];
-
   const page = html`<!doctype html>
 <html lang="en">
 <head>
@@ -344,7 +327,34 @@ export function htmlReport(record: RunRecord, own: HtmlReporterOptions = {}): st
 <body>
 <main>
 ${headerHtml(record, title)}
-<section class="cards" id="totals">
+${totalsSection(record)}
+${chartsSection(record)}
+${casesSection(suiteRows(record, failureAnchors))}
+${groupsSection(groups, caseAnchors)}
+${record.finished?.baseline ? baselineSection(record.finished.baseline, groups) : html``}
+<section id="failures">
+<h2>Failures (${failures.length})</h2>
+${failures.length === 0 ? html`<p class="empty">No failures.</p>` : failures.map((event, index) => failureDetails(event, index, insecure))}
+</section>
+${coverageSection(record)}
+${notesSection(record)}
+<footer>Written by conform ${started.toolVersion}. Secrets were redacted when the exchanges were recorded; the curl lines read the token from <code>$CONFORM_TOKEN</code>.</footer>
+</main>
+<script>${trusted(script)}</script>
+</body>
+</html>
+`;
+  return page.value;
+}
+
+/** The cards of totals: cases by status, exchanges, 429 answers, operations covered, median latency. */
+function totalsSection(record: RunRecord): SafeHtml {
+  const counts = record.counts;
+  const coverage = record.coverage();
+  const exercised = record.exercisedOperations();
+  const percent = coverage.total === 0 ? 0 : Math.round((exercised / coverage.total) * 100);
+  const latency = record.latency.summary();
+  return html`<section class="cards" id="totals">
 <div class="card passed"><b>${counts.passed}</b>passed</div>
 <div class="card failed"><b>${counts.failed}</b>failed</div>
 <div class="card errored"><b>${counts.errored}</b>errored</div>
@@ -354,12 +364,22 @@ ${counts.interrupted > 0 ? html`<div class="card interrupted"><b>${counts.interr
 <div class="card"><b>${record.rateLimited}</b>429 answers (${record.retries} retries)</div>
 <div class="card"><b>${percent} %</b>operations covered</div>
 <div class="card"><b>${latency.p50Ms === null ? "-" : formatDuration(latency.p50Ms)}</b>median latency</div>
-</section>
-<section class="charts">
+</section>`;
+}
+
+/** Results per suite and the latency histogram. */
+function chartsSection(record: RunRecord): SafeHtml {
+  const latency = record.latency.summary();
+  const suites = [...record.suites.values()];
+  return html`<section class="charts">
 <figure><figcaption>Results per suite</figcaption>${suiteResultsChart(suites.map((suite) => ({ id: suite.id, counts: record.suiteCounts(suite) })))}</figure>
 <figure><figcaption>Latency (${latency.count} exchanges${latency.p90Ms === null ? "" : `; p90 ${formatDuration(latency.p90Ms)}, p99 ${formatDuration(latency.p99Ms ?? 0)}, max ${formatDuration(latency.maxMs ?? 0)}`})</figcaption>${latencyChart(latency.buckets)}</figure>
-</section>
-<section id="cases">
+</section>`;
+}
+
+/** The table of suites and cases, with its filters. */
+function casesSection(rows: ReturnType<typeof suiteRows>): SafeHtml {
+  return html`<section id="cases">
 <h2>Suites and cases</h2>
 <div class="filters">
 <input id="filter-text" type="search" placeholder="Filter by suite, case or message" aria-label="Filter cases">
@@ -372,29 +392,32 @@ ${counts.interrupted > 0 ? html`<div class="card interrupted"><b>${counts.interr
 <thead><tr><th>Status</th><th>Suite / case</th><th class="num">Duration</th><th class="num">Passed</th><th></th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>
-</section>
-<section id="groups">
+</section>`;
+}
+
+function groupsSection(groups: readonly FailureGroup[], caseAnchors: ReadonlyMap<string, string>): SafeHtml {
+  return html`<section id="groups">
 <h2>Failure groups (${groups.length}), largest first</h2>
 ${
   groups.length === 0
     ? html`<p class="empty">No failures.</p>`
     : html`<div class="scroll-x"><table id="group-table"><thead><tr><th class="num">Failures</th><th>Check</th><th>Message shape</th><th>Cases</th><th>First cases</th></tr></thead><tbody>${groups.map((group) => groupRow(group, caseAnchors))}</tbody></table></div>`
 }
-</section>
-${record.finished?.baseline ? baselineSection(record.finished.baseline, groups) : html``}
-<section id="failures">
-<h2>Failures (${failures.length})</h2>
-${failures.length === 0 ? html`<p class="empty">No failures.</p>` : failures.map((event, index) => failureDetails(event, index, insecure))}
-</section>
-${coverageSection(record)}
-${notes.length > 0 ? html`<section id="notes"><h2>Warnings and cleanup</h2><ul>${notes}</ul></section>` : html``}
-<footer>Written by conform ${started.toolVersion}. Secrets were redacted when the exchanges were recorded; the curl lines read the token from <code>$CONFORM_TOKEN</code>.</footer>
-</main>
-<script>${trusted(script)}</script>
-</body>
-</html>
-`;
-  return page.value;
+</section>`;
+}
+
+/** The run's warnings and what cleanup left behind, when there are any. */
+function notesSection(record: RunRecord): SafeHtml {
+  const cleanup = record.finished?.cleanup;
+  const notes = [
+    ...record.warnings.map((message) => html`<li class="warning">⚠ ${message}</li>`),
+    ...(cleanup?.failed ?? []).map(
+      (one) => html`<li class="cleanup-failed">cleanup left behind: <code>${one}</code></li>`,
+    ),
+  ];
+  return notes.length > 0
+    ? html`<section id="notes"><h2>Warnings and cleanup</h2><ul>${notes}</ul></section>`
+    : html``;
 }
 
 export function createHtmlReporter(options: ReporterOptions, own: HtmlReporterOptions = {}): Reporter {

@@ -45,92 +45,116 @@ export async function runCase(
   entry: SuiteCase,
   shared: Map<string, unknown>,
 ): Promise<CaseOutcome> {
-  const { bus, secrets } = deps;
   const started = performance.now();
-  bus.emit({ type: "case-started", suiteId: suite.id, caseId: entry.id, title: entry.title });
-  const tally = new CaseTally(
-    secrets,
-    { groups: deps.groups, suiteId: suite.id, caseId: entry.id },
-    deps.keptBodies,
-  );
-  let exchangeCount = 0;
-  let assertions = 0;
-  // Passes are counted, not announced: an event for each would be most of the stream (every check on every
-  // exchange) and no listener needs them one by one (case-finished carries the count).
-  const record = (result: CheckResult, exchange: Exchange | undefined) => {
-    // An exchange the interruption abandoned has no answer to judge: its "no response" skip says nothing.
-    if (deps.signal.aborted && exchange?.response === undefined && exchange?.error) return;
-    const recorded = tally.add(result, exchange);
-    if (recorded.outcome.status !== "passed")
-      bus.emit({ type: "check", suiteId: suite.id, caseId: entry.id, result: recorded });
-  };
-  const recorder: CaseRecorder = {
-    reproduction: undefined,
-    logs: [],
-    lastExchange: undefined,
-    onExchange(exchange) {
-      exchangeCount += 1;
-      recorder.lastExchange = exchange;
-      bus.emit({ type: "exchange", suiteId: suite.id, caseId: entry.id, exchange });
-      deps.judge.judge(exchange, tally, record);
-    },
-    assert(result, exchange) {
-      if (deps.signal.aborted) return;
-      assertions += 1;
-      record(result, exchange);
-    },
-  };
-  const t = createCaseContext({ ...deps, shared, suiteId: suite.id, caseId: entry.id }, recorder);
-  let skipReason: string | undefined;
-  let error: CaseFinished["error"];
-  const strays = deps.strays;
-  const straysBefore = strays?.count ?? 0;
-  if (strays) strays.running += 1;
-  try {
-    await entry.run(t);
-  } catch (thrown) {
-    if (thrown instanceof CaseSkipped) skipReason = secrets.scrub(thrown.reason);
-    else if (thrown instanceof TransportError) error = { code: thrown.code, message: thrown.message };
-    // A toolkit error carries its stable code (SUITE_REQUEST_INVALID: the suite's request broke the description).
-    else if (ToolkitError.is(thrown)) error = { code: thrown.code, message: secrets.scrub(thrown.message) };
-    else error = { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
-  } finally {
-    if (strays) strays.running -= 1;
-  }
-  const stray = strays?.since(straysBefore);
-  if (stray && !error) {
-    skipReason = undefined;
-    error = {
-      code: "SUITE_UNHANDLED_ERROR",
-      message: secrets.scrub(`an error nothing awaited came while this case ran: ${stray.message}`),
-    };
-  }
-  if (deps.signal.aborted) return interruptedCase(started, exchangeCount, tally, recorder.logs, error);
+  const ids = { suiteId: suite.id, caseId: entry.id };
+  deps.bus.emit({ type: "case-started", ...ids, title: entry.title });
+  const tally = new CaseTally(deps.secrets, { groups: deps.groups, ...ids }, deps.keptBodies);
+  const { recorder, counts } = judgingRecorder(deps, ids, tally);
+  const t = createCaseContext({ ...deps, shared, ...ids }, recorder);
+  const ended = await runGuarded(deps, entry, t);
+  const error = ended.error;
+  let skipReason = ended.skipReason;
+  if (deps.signal.aborted) return interruptedCase(started, counts.exchanges, tally, recorder.logs, error);
   // No case passes without judging: one that asserted nothing (a list too large to read, say) is skipped, saying so.
-  if (!error && !skipReason && !tally.failed && assertions === 0) skipReason = nothingJudged;
+  if (!error && !skipReason && !tally.failed && counts.assertions === 0) skipReason = nothingJudged;
   const status: CaseStatus = error ? "errored" : tally.failed ? "failed" : skipReason ? "skipped" : "passed";
-  // An errored case is grouped too (by its code and the message's shape): one defect erroring many cases is one group.
-  const errorGroup = error
-    ? deps.groups.assign(
-        `${errorGroupPrefix}${error.code}`,
-        error.message,
-        { suiteId: suite.id, caseId: entry.id, operationId: recorder.lastExchange?.operationId },
-        false,
-      ).groupId
-    : undefined;
+  const errorGroup = error ? errorGroupOf(deps.groups, error, ids, recorder.lastExchange) : undefined;
   return {
     status,
     durationMs: performance.now() - started,
     results: tally.notable,
     passedChecks: tally.passed,
     exchanges: tally.exchanges,
-    exchangeCount,
+    exchangeCount: counts.exchanges,
     ...(skipReason ? { skipReason } : {}),
     ...(error ? { error } : {}),
     ...(errorGroup ? { errorGroup } : {}),
     ...(recorder.reproduction ? { reproduction: recorder.reproduction } : {}),
     ...(recorder.logs.length > 0 ? { logs: recorder.logs } : {}),
   };
+}
+
+interface CaseIds {
+  readonly suiteId: string;
+  readonly caseId: string;
+}
+
+/** The case's recorder: each exchange announced and judged as it comes, each assertion tallied, both counted. */
+function judgingRecorder(deps: CaseRunDeps, ids: CaseIds, tally: CaseTally) {
+  const counts = { exchanges: 0, assertions: 0 };
+  // Passes are counted, not announced: an event for each would be most of the stream (every check on every
+  // exchange) and no listener needs them one by one (case-finished carries the count).
+  const record = (result: CheckResult, exchange: Exchange | undefined) => {
+    // An exchange the interruption abandoned has no answer to judge: its "no response" skip says nothing.
+    if (deps.signal.aborted && exchange?.response === undefined && exchange?.error) return;
+    const recorded = tally.add(result, exchange);
+    if (recorded.outcome.status !== "passed") deps.bus.emit({ type: "check", ...ids, result: recorded });
+  };
+  const recorder: CaseRecorder = {
+    reproduction: undefined,
+    logs: [],
+    lastExchange: undefined,
+    onExchange(exchange) {
+      counts.exchanges += 1;
+      recorder.lastExchange = exchange;
+      deps.bus.emit({ type: "exchange", ...ids, exchange });
+      deps.judge.judge(exchange, tally, record);
+    },
+    assert(result, exchange) {
+      if (deps.signal.aborted) return;
+      counts.assertions += 1;
+      record(result, exchange);
+    },
+  };
+  return { recorder, counts };
+}
+
+/** Runs the case's body: how it ended (skipped with its reason, errored with a code), a stray error counting as its own. */
+async function runGuarded(
+  deps: CaseRunDeps,
+  entry: SuiteCase,
+  t: Parameters<SuiteCase["run"]>[0],
+): Promise<{ skipReason?: string | undefined; error?: CaseFinished["error"] }> {
+  const { secrets, strays } = deps;
+  let skipReason: string | undefined;
+  let error: CaseFinished["error"];
+  const straysBefore = strays?.count ?? 0;
+  if (strays) strays.running += 1;
+  try {
+    await entry.run(t);
+  } catch (thrown) {
+    if (thrown instanceof CaseSkipped) skipReason = secrets.scrub(thrown.reason);
+    else error = caseError(thrown, secrets);
+  } finally {
+    if (strays) strays.running -= 1;
+  }
+  const stray = strays?.since(straysBefore);
+  if (!stray || error) return { skipReason, error };
+  return {
+    error: {
+      code: "SUITE_UNHANDLED_ERROR",
+      message: secrets.scrub(`an error nothing awaited came while this case ran: ${stray.message}`),
+    },
+  };
+}
+
+/** What a case that threw ends with: a transport failure or a toolkit error with its code, anything else as SUITE_ERROR. */
+function caseError(thrown: unknown, secrets: CaseRunDeps["secrets"]): NonNullable<CaseFinished["error"]> {
+  if (thrown instanceof TransportError) return { code: thrown.code, message: thrown.message };
+  // A toolkit error carries its stable code (SUITE_REQUEST_INVALID: the suite's request broke the description).
+  if (ToolkitError.is(thrown)) return { code: thrown.code, message: secrets.scrub(thrown.message) };
+  return { code: "SUITE_ERROR", message: secrets.scrub(String((thrown as Error)?.stack ?? thrown)) };
+}
+
+/** An errored case is grouped too (by its code and the message's shape): one defect erroring many cases is one group. */
+function errorGroupOf(
+  groups: FailureGroups,
+  error: NonNullable<CaseFinished["error"]>,
+  ids: CaseIds,
+  lastExchange: Exchange | undefined,
+): string {
+  const where = { ...ids, operationId: lastExchange?.operationId };
+  return groups.assign(`${errorGroupPrefix}${error.code}`, error.message, where, false).groupId;
 }
 
 /** A case the run was interrupted in: what it judged before the signal, and its logs (what it was doing). */

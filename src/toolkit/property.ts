@@ -120,6 +120,18 @@ interface Falsification {
   readonly verdict?: Falsified;
 }
 
+/** What the search for a counterexample has seen so far. */
+interface Search<T> {
+  evaluations: number;
+  /** Every expectation checked, the first of each name. */
+  readonly checked: Map<string, Expectation>;
+  /** The last falsification (fast-check shrinks towards the smallest). */
+  last?: Falsification;
+  /** The first falsification by a defect the baseline knows, passed over. */
+  known?: Falsification & { readonly value: T };
+  thrown?: { readonly error: unknown };
+}
+
 function nonNegativeInteger(value: unknown): number | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }
@@ -145,69 +157,89 @@ export class PropertyRunner {
 
   async check<T>(options: PropertyOptions<T>): Promise<PropertyOutcome<T>> {
     const t = this.#t;
-    const replay = t.replay;
-    if (replay && !this.#replays(options.name)) {
-      if (!this.#notReplayedLogged) {
-        this.#notReplayedLogged = true;
-        t.log(`properties not run: the run replays ${replay.suite}/${replay.case}/${replay.property}`);
-      }
-      return { passed: false, judged: false, runs: 0 };
-    }
+    if (t.replay && !this.#replays(options.name)) return this.#notReplayed(t.replay);
     // What the run asks for (a positive integer, checked by the engine), else the property's default.
     const asked = t.propertyRuns ?? options.defaultRuns;
     const runs = Math.min(asked, options.maxRuns ?? Number.POSITIVE_INFINITY);
     const examples = options.examples ?? [];
     const numRuns = runs + examples.length;
     const budget = numRuns + (nonNegativeInteger(t.options.shrinks) ?? options.shrinks ?? 30);
-    const progress = t.hooks.progress;
-    const checked = new Map<string, Expectation>();
-    let evaluations = 0;
-    let last: Falsification | undefined;
-    let known: (Falsification & { readonly value: T }) | undefined;
-    let thrown: { readonly error: unknown } | undefined;
+    const search: Search<T> = { evaluations: 0, checked: new Map() };
     const details = await fc.check(
-      fc.asyncProperty(options.arbitrary, async (value) => {
-        // Past the budget (or interrupted) every value "passes": shrinking stops at the smallest failure so far.
-        if (evaluations >= budget || t.signal.aborted) return true;
-        evaluations += 1;
-        if (evaluations <= numRuns) progress?.(options.name, evaluations, numRuns);
-        let said: Verdict | readonly Expectation[];
-        try {
-          said = await options.predicate(value);
-        } catch (error) {
-          // A value skipped with fc.pre sent nothing: it does not spend the budget.
-          if (fc.PreconditionFailure.isFailure(error)) evaluations -= 1;
-          else thrown = { error };
-          throw error;
-        }
-        const verdict = isExpectations(said) ? undefined : falsifiedOf(said);
-        const expectations = isExpectations(said)
-          ? said
-          : [{ name: `property: ${options.name}`, ok: said === true } satisfies Expectation];
-        for (const expectation of expectations)
-          if (!checked.has(expectation.name)) checked.set(expectation.name, expectation);
-        if (expectations.every((expectation) => expectation.ok)) return true;
-        if (verdict?.cause && knownCause(t, verdict.cause)) {
-          // A known defect: kept to report, passed over so the search goes on for another one.
-          known ??= { expectations, verdict, value };
-          return true;
-        }
-        last = { expectations, ...(verdict ? { verdict } : {}) };
-        return false;
-      }),
+      fc.asyncProperty(options.arbitrary, (value) =>
+        this.#judge(options, search, { numRuns, budget }, value),
+      ),
       {
         seed: propertySeed(t.seed, options.name),
         numRuns,
         maxSkipsPerRun: 20,
         examples: examples.map((example) => [example] as [T]),
         // Replaying: straight to the counterexample fast-check's path leads to (shrinking goes on from there).
-        ...(replay?.path ? { path: replay.path } : {}),
+        ...(t.replay?.path ? { path: t.replay.path } : {}),
       },
     );
-    progress?.(options.name, numRuns, numRuns);
+    t.hooks.progress?.(options.name, numRuns, numRuns);
     // Interrupted: nothing of the property is judged, neither a pass nor a counterexample (the failure fast-check
     // saw may be the abandoned request itself); the case ends `interrupted`.
     if (t.signal.aborted) return t.skip(`the run was interrupted during ${options.name}: not judged`);
+    return this.#conclude(options, asked, search, details);
+  }
+
+  #notReplayed(replay: NonNullable<CaseContext["replay"]>): PropertyOutcome<never> {
+    if (!this.#notReplayedLogged) {
+      this.#notReplayedLogged = true;
+      this.#t.log(`properties not run: the run replays ${replay.suite}/${replay.case}/${replay.property}`);
+    }
+    return { passed: false, judged: false, runs: 0 };
+  }
+
+  /** Judges one generated value: true when it passes (or is passed over), false when it falsifies the property. */
+  async #judge<T>(
+    options: PropertyOptions<T>,
+    search: Search<T>,
+    limits: { readonly numRuns: number; readonly budget: number },
+    value: T,
+  ): Promise<boolean> {
+    const t = this.#t;
+    // Past the budget (or interrupted) every value "passes": shrinking stops at the smallest failure so far.
+    if (search.evaluations >= limits.budget || t.signal.aborted) return true;
+    search.evaluations += 1;
+    if (search.evaluations <= limits.numRuns)
+      t.hooks.progress?.(options.name, search.evaluations, limits.numRuns);
+    let said: Verdict | readonly Expectation[];
+    try {
+      said = await options.predicate(value);
+    } catch (error) {
+      // A value skipped with fc.pre sent nothing: it does not spend the budget.
+      if (fc.PreconditionFailure.isFailure(error)) search.evaluations -= 1;
+      else search.thrown = { error };
+      throw error;
+    }
+    const verdict = isExpectations(said) ? undefined : falsifiedOf(said);
+    const expectations = isExpectations(said)
+      ? said
+      : [{ name: `property: ${options.name}`, ok: said === true } satisfies Expectation];
+    for (const expectation of expectations)
+      if (!search.checked.has(expectation.name)) search.checked.set(expectation.name, expectation);
+    if (expectations.every((expectation) => expectation.ok)) return true;
+    if (verdict?.cause && knownCause(t, verdict.cause)) {
+      // A known defect: kept to report, passed over so the search goes on for another one.
+      search.known ??= { expectations, verdict, value };
+      return true;
+    }
+    search.last = { expectations, ...(verdict ? { verdict } : {}) };
+    return false;
+  }
+
+  /** What the search found, recorded: the expectations passed, or the counterexample (and a known defect passed over). */
+  async #conclude<T>(
+    options: PropertyOptions<T>,
+    asked: number,
+    search: Search<T>,
+    details: fc.RunDetails<[T]>,
+  ): Promise<PropertyOutcome<T>> {
+    const t = this.#t;
+    const { checked, known, last, thrown } = search;
     if (!details.failed && checked.size > 0) {
       for (const expectation of checked.values())
         t.expect(expectation.name, true, expectation.response ? { response: expectation.response } : {});
@@ -224,14 +256,8 @@ export class PropertyRunner {
     }
     const counterexample = details.counterexample?.[0] as T;
     const falsified = `falsified after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s)`;
-    await this.#record(
-      options,
-      asked,
-      last,
-      counterexample,
-      falsified,
-      details.counterexamplePath ?? undefined,
-    );
+    const path = details.counterexamplePath ?? undefined;
+    await this.#record(options, asked, last, counterexample, falsified, path);
     if (known) await this.#record(options, asked, known, known.value, knownFalsified);
     return { passed: false, judged: true, runs: details.numRuns, counterexample };
   }

@@ -147,11 +147,17 @@ function created(t: CaseContext, what: string, response: LiveResponse): Record<s
   return (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
 }
 
+/** What a fixture is called: in the skip when it cannot be created, and on the ledger. */
+interface FixtureNames {
+  readonly created: string;
+  readonly ledger: string;
+}
+
 /**
- * Creates the fixtures (about ten requests, one instance) and shares them with the suite's later cases. Each
- * resource's id is also the value of the path parameter that names what its create operation makes.
+ * The fixtures' writer: `create` makes one resource and puts it on the ledger, `note` keeps a value as the path
+ * parameter that names what an operation makes, and `values` holds them by parameter name.
  */
-export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> {
+function fixtureWriter(t: CaseContext) {
   const values: Record<string, PathValue | undefined> = {};
   /** Notes `value` as the path parameter naming what operation `operationId` makes. */
   const note = (operationId: string, value: PathValue | undefined) => {
@@ -163,7 +169,7 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
    * first: nothing is created that the run could not delete.
    */
   const create = async (
-    what: { readonly created: string; readonly ledger: string },
+    what: FixtureNames,
     operationId: string,
     params: readonly PathValue[],
     json: unknown,
@@ -184,11 +190,38 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     note(operationId, id);
     return made;
   };
+  return { values, note, create };
+}
 
+/** A private IPv4 allocated to the instance, and its public one (noted as the path value of an address). */
+async function instanceAddresses(
+  t: CaseContext,
+  computeId: number,
+  note: ReturnType<typeof fixtureWriter>["note"],
+): Promise<{ readonly privateIp: string; readonly publicIp: string | undefined }> {
+  const address = created(
+    t,
+    "a private IPv4 address",
+    await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: computeId } }),
+  );
+  const privateIp = String(address.address);
+  const ips = await call(t, "getComputeInstanceIPs", { params: [computeId] });
+  const publicIp = (ips.json as { ipv4?: { public?: { address?: string }[] } } | undefined)?.ipv4?.public?.[0]
+    ?.address;
+  note("allocateIP", publicIp);
+  return { privateIp, publicIp };
+}
+
+/**
+ * Creates the fixtures (about ten requests, one instance) and shares them with the suite's later cases. Each
+ * resource's id is also the value of the path parameter that names what its create operation makes.
+ */
+export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> {
   const facts = await profileFacts(t);
   const choices = await fixtureChoices(t);
   if ("lacking" in choices) return madeNothing(t, choices.lacking, facts, choices.foreign);
   const { region, type } = choices;
+  const { values, note, create } = fixtureWriter(t);
 
   const balancer = await create(
     { created: "a load balancer", ledger: "load balancer" },
@@ -214,17 +247,7 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     "deleteComputeInstance",
   );
   const computeId = Number(instance.id);
-
-  const address = created(
-    t,
-    "a private IPv4 address",
-    await call(t, "allocateIP", { json: { type: "ipv4", public: false, compute_id: computeId } }),
-  );
-  const privateIp = String(address.address);
-  const ips = await call(t, "getComputeInstanceIPs", { params: [computeId] });
-  const publicIp = (ips.json as { ipv4?: { public?: { address?: string }[] } } | undefined)?.ipv4?.public?.[0]
-    ?.address;
-  note("allocateIP", publicIp);
+  const { privateIp, publicIp } = await instanceAddresses(t, computeId, note);
 
   const node = await create(
     { created: "a back-end node", ledger: "node" },
