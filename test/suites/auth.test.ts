@@ -24,6 +24,7 @@ describe("auth suite", () => {
       "public-operations",
       "scope-matrix",
       "oauth-clients",
+      "oauth-client-read-back",
       "code-exchange-urlencoded",
       "code-reuse-refused",
       "code-exchange-multipart",
@@ -100,6 +101,7 @@ describe("auth suite", () => {
   it("claims the auth faults", () => {
     expect(faultsClaimedBy("auth").sort()).toEqual([
       "accepted-scopes-header-missing",
+      "client-secret-shown",
       "expired-token-accepted",
       "expires-in-wrong",
       "no-token-answers-403",
