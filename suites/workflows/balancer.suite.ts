@@ -4,8 +4,8 @@
  * naming `port`); then the profile is switched to HTTPS on 443 with a certificate made for the run (a blank
  * subject and a key that is not the certificate's are refused, naming the field; the certificate and key are
  * never echoed), and a profile created directly as https on 443 works too. The cases tagged `data-plane` connect
- * to the load balancer itself: its profile's port accepts connections, and the TLS handshake on 443 presents the
- * uploaded certificate. Creates one load balancer, deleted at the end of the run with its profiles.
+ * to the load balancer itself: its profile's port accepts connections, on the new port once the profile moves (and
+ * no longer on the old one), and the TLS handshake on 443 presents the uploaded certificate. Creates one load balancer, deleted at the end of the run with its profiles.
  */
 
 import {
@@ -49,6 +49,9 @@ const httpsCertificate = sharedKey<string>("https-certificate", {
   what: "the https profile's certificate",
   from: "https",
 });
+
+/** Where the port-moves case moves the port 80 profile (a port below 1024: its loopback stand-in is 20081). */
+const movedPort = 81;
 
 /** The path parameters of the profile workflow 2 created. */
 function profileOf(t: CaseContext): [number, number] {
@@ -173,6 +176,31 @@ export default defineSuite({
         t.expect("the load balancer accepts a connection on the profile's port", accepted, {
           expected: `a connection accepted on ${host}:80`,
           actual: summary,
+        });
+      },
+    },
+    {
+      id: "port-moves",
+      title:
+        "Workflow 2, data plane: a profile moved to another port is served on its new port, no longer on its old one",
+      tags: ["data-plane"],
+      run: async (t) => {
+        const params = profileOf(t);
+        const host = balancerHost(t);
+        const json = { port: movedPort };
+        expectSuccess(t, "the profile moves", await call(t, "updateNodeBalancerConfig", { params, json }));
+        const read = await call(t, "getNodeBalancerConfig", { params });
+        const shown = (read.json as { port?: unknown } | undefined)?.port;
+        if (!expectSame(t, `the moved profile reads back on port ${movedPort}`, shown, movedPort)) return;
+        const [moved, old] = [await portAccepts(host, movedPort), await portAccepts(host, 80)];
+        t.log(`${host}:${movedPort}: ${moved.summary}; ${host}:80: ${old.summary}`);
+        t.expect("the load balancer accepts a connection on the profile's new port", moved.accepted, {
+          expected: `a connection accepted on ${host}:${movedPort}`,
+          actual: moved.summary,
+        });
+        t.expect("the load balancer no longer listens on the profile's old port", !old.accepted, {
+          expected: `no connection accepted on ${host}:80 (no profile configures it)`,
+          actual: old.summary,
         });
       },
     },
