@@ -98,6 +98,15 @@ describe("auth suite", () => {
     }
   });
 
+  it("a secret shown again on a later read fails the read-back case, and is never recorded", async () => {
+    const run = await expectCaught(suites, "client-secret-shown");
+    const readBack = cases(run).find((event) => event.caseId === "oauth-client-read-back");
+    expect(readBack?.status).toBe("failed");
+    const recorded = JSON.stringify(run.events);
+    expect(recorded.match(/(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/g) ?? []).toEqual([]);
+    expect(recorded).toContain("the secret in full (withheld here)");
+  });
+
   it("claims the auth faults", () => {
     expect(faultsClaimedBy("auth").sort()).toEqual([
       "accepted-scopes-header-missing",
