@@ -89,6 +89,14 @@ function balancerHost(t: CaseContext): string {
   return host ?? t.skip(`the load balancer's ipv4 ${ipv4} is not an address this run can reach`);
 }
 
+/** Whether `host:port` accepts a connection, as `listening` says it must (the answer logged either way). */
+async function expectListening(t: CaseContext, name: string, host: string, port: number, listening: boolean) {
+  const { accepted, summary } = await portAccepts(host, port);
+  t.log(`${host}:${port}: ${summary}`);
+  const expected = `${listening ? "a" : "no"} connection accepted on ${host}:${port}`;
+  t.expect(name, accepted === listening, { expected, actual: summary });
+}
+
 function expectHttps(t: CaseContext, step: string, response: LiveResponse): void {
   const body = response.json as { protocol?: unknown; port?: unknown } | undefined;
   expectSame(t, `${step}: protocol is https`, body?.protocol, "https");
@@ -171,12 +179,13 @@ export default defineSuite({
       run: async (t) => {
         profileOf(t);
         const host = balancerHost(t);
-        const { accepted, summary } = await portAccepts(host, 80);
-        t.log(`${host}:80: ${summary}`);
-        t.expect("the load balancer accepts a connection on the profile's port", accepted, {
-          expected: `a connection accepted on ${host}:80`,
-          actual: summary,
-        });
+        await expectListening(
+          t,
+          "the load balancer accepts a connection on the profile's port",
+          host,
+          80,
+          true,
+        );
       },
     },
     {
@@ -192,16 +201,15 @@ export default defineSuite({
         const read = await call(t, "getNodeBalancerConfig", { params });
         const shown = (read.json as { port?: unknown } | undefined)?.port;
         if (!expectSame(t, `the moved profile reads back on port ${movedPort}`, shown, movedPort)) return;
-        const [moved, old] = [await portAccepts(host, movedPort), await portAccepts(host, 80)];
-        t.log(`${host}:${movedPort}: ${moved.summary}; ${host}:80: ${old.summary}`);
-        t.expect("the load balancer accepts a connection on the profile's new port", moved.accepted, {
-          expected: `a connection accepted on ${host}:${movedPort}`,
-          actual: moved.summary,
-        });
-        t.expect("the load balancer no longer listens on the profile's old port", !old.accepted, {
-          expected: `no connection accepted on ${host}:80 (no profile configures it)`,
-          actual: old.summary,
-        });
+        const moved = "the load balancer accepts a connection on the profile's new port";
+        await expectListening(t, moved, host, movedPort, true);
+        await expectListening(
+          t,
+          "the load balancer no longer listens on the profile's old port",
+          host,
+          80,
+          false,
+        );
       },
     },
     {
