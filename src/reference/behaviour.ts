@@ -27,6 +27,8 @@ export interface ReferenceBehaviour {
   probeOutcome: (probed: boolean) => boolean;
   /** Does a profile listen on its port at all (data-plane.ts)? */
   balancerListens: () => boolean;
+  /** The port a profile listens on, given the one it listens on now (if any) and the one it configures. */
+  listenedPort: (previous: number | undefined, configured: number) => number;
   /** The nodes of a profile a connection may go to, in round-robin order. */
   forwardsTo: (nodes: readonly NodeRecord[]) => NodeRecord[];
   /** The certificate and key an https listener serves, given the profile's and the one last served on its port. */
@@ -46,6 +48,7 @@ export function defaultBehaviour(): ReferenceBehaviour {
     paginate: (items, list, behaviour) => paginate(items, list, behaviour.applyFilter),
     probeOutcome: (probed) => probed,
     balancerListens: () => true,
+    listenedPort: (_previous, configured) => configured,
     forwardsTo: (nodes) => nodes.filter((node) => node.status === "UP"),
     tlsServed: (_previous, configured) => configured,
     withinRateLimit: (count, limit) => count < limit,

@@ -41,6 +41,11 @@ export interface TlsMaterial {
   readonly key: string;
 }
 
+type DataPlaneBehaviour = Pick<
+  ReferenceBehaviour,
+  "balancerListens" | "listenedPort" | "forwardsTo" | "tlsServed"
+>;
+
 interface Listening {
   readonly server: Server;
   readonly sockets: Set<Socket>;
@@ -63,6 +68,8 @@ export class DataPlane {
   readonly #listening = new Map<number, Listening>();
   /** Round-robin position per profile. */
   readonly #cursor = new Map<number, number>();
+  /** The port each profile listens on now, by profile id (the previous one when its port changes). */
+  readonly #ports = new Map<number, number>();
   /** The TLS material last served on each `host:port` (what the fault `https-keeps-old-certificate` reuses). */
   readonly #served = new Map<string, TlsMaterial>();
   /** Why a profile is not served (its port is taken), by profile id. */
@@ -70,12 +77,9 @@ export class DataPlane {
   #closed = false;
 
   private readonly state: ReferenceState;
-  private readonly behaviour: Pick<ReferenceBehaviour, "balancerListens" | "forwardsTo" | "tlsServed">;
+  private readonly behaviour: DataPlaneBehaviour;
 
-  constructor(
-    state: ReferenceState,
-    behaviour: Pick<ReferenceBehaviour, "balancerListens" | "forwardsTo" | "tlsServed">,
-  ) {
+  constructor(state: ReferenceState, behaviour: DataPlaneBehaviour) {
     this.state = state;
     this.behaviour = behaviour;
   }
@@ -85,7 +89,8 @@ export class DataPlane {
     const balancer = this.state.nodeBalancers.get(config.nodebalancer_id);
     const host = balancer ? balancerStandIn(balancer.ipv4) : undefined;
     if (this.#closed || !host || !this.behaviour.balancerListens()) return this.stop(config.id);
-    const where = `${host}:${standInPort(config.port)}`;
+    const port = this.behaviour.listenedPort(this.#ports.get(config.id), config.port);
+    const where = `${host}:${standInPort(port)}`;
     let tls: TlsMaterial | undefined;
     if (config.protocol === "https" && config.ssl_cert && config.ssl_key) {
       tls = this.behaviour.tlsServed(this.#served.get(where), { cert: config.ssl_cert, key: config.ssl_key });
@@ -111,7 +116,7 @@ export class DataPlane {
       server.on("connection", track);
     } else server = createServer(forward);
     try {
-      await listenOn(server, host, standInPort(config.port));
+      await listenOn(server, host, standInPort(port));
     } catch (error) {
       this.problems.set(config.id, `${where}: ${(error as Error).message}`);
       return;
@@ -119,6 +124,7 @@ export class DataPlane {
     server.unref();
     if (tls) this.#served.set(where, tls);
     this.problems.delete(config.id);
+    this.#ports.set(config.id, port);
     this.#listening.set(config.id, { server, sockets, key });
   }
 
@@ -127,6 +133,7 @@ export class DataPlane {
     const listening = this.#listening.get(configId);
     this.#listening.delete(configId);
     this.#cursor.delete(configId);
+    this.#ports.delete(configId);
     if (!listening) return;
     for (const socket of listening.sockets) socket.destroy();
     await new Promise<void>((resolve) => listening.server.close(() => resolve()));

@@ -12,7 +12,8 @@
  *   `suiteOptions.login`; the embedded target supplies its seeded user), the code exchanged urlencoded and
  *   multipart, `token_type` bearer and `expires_in` 7200, a reused code and a wrong secret refused, refresh giving a
  *   new pair and the used refresh token refused; a public client's implicit flow with the token in the fragment and
- *   no refresh token; every token obtained works on the API within its scope, and only there.
+ *   no refresh token; every token obtained works on the API within its scope, and only there; a client read back
+ *   later (by its id and in the list) does not show the secret it was created with.
  *
  * Tokens are minted (createPersonalAccessToken) with the run's token and OAuth clients created
  * (createOAuthClient); all are revoked or deleted at the end of the run (the cleanup ledger). Those cases change
@@ -40,6 +41,7 @@ import {
 import {
   createClient,
   expectRefused,
+  expectSecretWithheld,
   expectTokenResponse,
   expectWorksWithinScope,
   freshCode,
@@ -177,6 +179,11 @@ export default defineSuite({
         const publicClient = await createClient(t, true);
         if (publicClient) t.shared.set(publicKey, publicClient);
       },
+    },
+    {
+      id: "oauth-client-read-back",
+      title: "A private OAuth client read back later, by its id and in the list, does not show its secret",
+      run: (t) => expectSecretWithheld(t, t.needs(privateKey)),
     },
     {
       id: "code-exchange-urlencoded",

@@ -4,8 +4,8 @@
  * naming `port`); then the profile is switched to HTTPS on 443 with a certificate made for the run (a blank
  * subject and a key that is not the certificate's are refused, naming the field; the certificate and key are
  * never echoed), and a profile created directly as https on 443 works too. The cases tagged `data-plane` connect
- * to the load balancer itself: its profile's port accepts connections, and the TLS handshake on 443 presents the
- * uploaded certificate. Creates one load balancer, deleted at the end of the run with its profiles.
+ * to the load balancer itself: its profile's port accepts connections, on the new port once the profile moves (and
+ * no longer on the old one), and the TLS handshake on 443 presents the uploaded certificate. Creates one load balancer, deleted at the end of the run with its profiles.
  */
 
 import {
@@ -50,6 +50,9 @@ const httpsCertificate = sharedKey<string>("https-certificate", {
   from: "https",
 });
 
+/** Where the port-moves case moves the port 80 profile (a port below 1024: its loopback stand-in is 20081). */
+const movedPort = 81;
+
 /** The path parameters of the profile workflow 2 created. */
 function profileOf(t: CaseContext): [number, number] {
   const balancer = t.needs(balancerId);
@@ -84,6 +87,14 @@ function balancerHost(t: CaseContext): string {
   const ipv4 = t.needs(balancerIpv4);
   const host = plane.hostFor(ipv4);
   return host ?? t.skip(`the load balancer's ipv4 ${ipv4} is not an address this run can reach`);
+}
+
+/** Whether `host:port` accepts a connection, as `listening` says it must (the answer logged either way). */
+async function expectListening(t: CaseContext, name: string, host: string, port: number, listening: boolean) {
+  const { accepted, summary } = await portAccepts(host, port);
+  t.log(`${host}:${port}: ${summary}`);
+  const expected = `${listening ? "a" : "no"} connection accepted on ${host}:${port}`;
+  t.expect(name, accepted === listening, { expected, actual: summary });
 }
 
 function expectHttps(t: CaseContext, step: string, response: LiveResponse): void {
@@ -168,12 +179,37 @@ export default defineSuite({
       run: async (t) => {
         profileOf(t);
         const host = balancerHost(t);
-        const { accepted, summary } = await portAccepts(host, 80);
-        t.log(`${host}:80: ${summary}`);
-        t.expect("the load balancer accepts a connection on the profile's port", accepted, {
-          expected: `a connection accepted on ${host}:80`,
-          actual: summary,
-        });
+        await expectListening(
+          t,
+          "the load balancer accepts a connection on the profile's port",
+          host,
+          80,
+          true,
+        );
+      },
+    },
+    {
+      id: "port-moves",
+      title:
+        "Workflow 2, data plane: a profile moved to another port is served on its new port, no longer on its old one",
+      tags: ["data-plane"],
+      run: async (t) => {
+        const params = profileOf(t);
+        const host = balancerHost(t);
+        const json = { port: movedPort };
+        expectSuccess(t, "the profile moves", await call(t, "updateNodeBalancerConfig", { params, json }));
+        const read = await call(t, "getNodeBalancerConfig", { params });
+        const shown = (read.json as { port?: unknown } | undefined)?.port;
+        if (!expectSame(t, `the moved profile reads back on port ${movedPort}`, shown, movedPort)) return;
+        const moved = "the load balancer accepts a connection on the profile's new port";
+        await expectListening(t, moved, host, movedPort, true);
+        await expectListening(
+          t,
+          "the load balancer no longer listens on the profile's old port",
+          host,
+          80,
+          false,
+        );
       },
     },
     {

@@ -34,6 +34,15 @@ async function backEnd(host: string, name: string): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
+/** A port nothing listens on at `host`, as the kernel picks it. */
+async function freePort(host: string): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, host, resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /** A state with one load balancer (on the host the server drew) and one profile on a free port. */
 async function setup(protocol: "http" | "https" = "http", tls?: { cert: string; key: string }) {
   const state = new ReferenceState({ regions, types: computeTypes }, user);
@@ -51,10 +60,7 @@ async function setup(protocol: "http" | "https" = "http", tls?: { cert: string; 
     updated: "",
   });
   const host = balancerStandIn(ipv4)!;
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, host, resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const port = await freePort(host);
   const config = {
     id: 2001,
     nodebalancer_id: 1001,
@@ -158,5 +164,22 @@ describe("DataPlane", () => {
     behaviour.balancerListens = () => false;
     await plane.sync(config);
     expect((await portAccepts(host, port, 2_000)).accepted).toBe(false);
+  });
+
+  it.each([
+    ["follows the profile to its new port", undefined, { moved: true, old: false }],
+    [
+      "stays on the old port where the behaviour says so (the balancer-wrong-port fault's hook)",
+      (previous: number | undefined, configured: number) => previous ?? configured,
+      { moved: false, old: true },
+    ],
+  ])("when a profile's port changes, %s", async (_name, listenedPort, expected) => {
+    const { config, plane, host, port, behaviour } = await setup();
+    if (listenedPort) behaviour.listenedPort = listenedPort;
+    await plane.sync(config);
+    config.port = await freePort(host);
+    await plane.sync(config);
+    const accepts = async (at: number) => (await portAccepts(host, at, 2_000)).accepted;
+    expect({ moved: await accepts(config.port), old: await accepts(port) }).toEqual(expected);
   });
 });

@@ -24,6 +24,7 @@ describe("auth suite", () => {
       "public-operations",
       "scope-matrix",
       "oauth-clients",
+      "oauth-client-read-back",
       "code-exchange-urlencoded",
       "code-reuse-refused",
       "code-exchange-multipart",
@@ -97,9 +98,19 @@ describe("auth suite", () => {
     }
   });
 
+  it("a secret shown again on a later read fails the read-back case, and is never recorded", async () => {
+    const run = await expectCaught(suites, "client-secret-shown");
+    const readBack = cases(run).find((event) => event.caseId === "oauth-client-read-back");
+    expect(readBack?.status).toBe("failed");
+    const recorded = JSON.stringify(run.events);
+    expect(recorded.match(/(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])/g) ?? []).toEqual([]);
+    expect(recorded).toContain("the secret in full (withheld here)");
+  });
+
   it("claims the auth faults", () => {
     expect(faultsClaimedBy("auth").sort()).toEqual([
       "accepted-scopes-header-missing",
+      "client-secret-shown",
       "expired-token-accepted",
       "expires-in-wrong",
       "no-token-answers-403",

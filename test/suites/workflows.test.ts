@@ -74,6 +74,10 @@ const steps: Record<string, { readonly step: string; readonly check: string }> =
     step: "workflow-balancer/port-listens",
     check: "assert:the load balancer accepts a connection on the profile's port",
   },
+  "balancer-wrong-port": {
+    step: "workflow-balancer/port-moves",
+    check: "assert:the load balancer accepts a connection on the profile's new port",
+  },
   "balancer-forwards-to-down-nodes": {
     step: "workflow-back-ends/plane-skips-down-node",
     check: "assert:every request through the load balancer is answered while a node is up",
@@ -92,6 +96,7 @@ describe("workflow suites on the clean reference", () => {
       "workflow-balancer/create-balancer": "passed",
       "workflow-balancer/add-profile": "passed",
       "workflow-balancer/port-listens": "passed",
+      "workflow-balancer/port-moves": "passed",
       "workflow-balancer/https": "passed",
       "workflow-balancer/https-certificate": "passed",
       "workflow-back-ends/balancer": "passed",

@@ -6,7 +6,14 @@ const shown = new Set(["getOAuthClient", "getOAuthClients", "updateOAuthClient"]
 export const clientSecretShown: Fault = {
   id: "client-secret-shown",
   description: "an OAuth client's secret is shown in full on reads and updates after its creation",
-  detectedBy: { suites: ["operations"], checks: ["secrets-not-returned"] },
+  detectedBy: {
+    suites: ["operations", "auth"],
+    checks: [
+      "secrets-not-returned",
+      "assert:the OAuth client read by its id does not show its secret",
+      "assert:the OAuth clients list does not show its secret",
+    ],
+  },
   apply: (target) =>
     target.rewriteReplies((outgoing, operation) => {
       if (!operation || !shown.has(operation.operationId) || outgoing.status !== 200) return outgoing;

@@ -1,6 +1,7 @@
 /** Faults of the workflows (load balancers, profiles, nodes, instances, HTTPS) area: one file each, listed here. */
 import { balancerForwardsToDownNodes } from "./balancer-forwards-to-down-nodes.ts";
 import { balancerStartsWithProfile } from "./balancer-starts-with-profile.ts";
+import { balancerWrongPort } from "./balancer-wrong-port.ts";
 import { blankSubjectAccepted } from "./blank-subject-accepted.ts";
 import { deprecatedAliasAnswers200 } from "./deprecated-alias-answers-200.ts";
 import { duplicateNodeLabelAccepted } from "./duplicate-node-label-accepted.ts";
@@ -30,6 +31,7 @@ export const workflowFaults: readonly Fault[] = [
   nodesStatusSwapped,
   nodesNeverUp,
   portNeverListens,
+  balancerWrongPort,
   balancerForwardsToDownNodes,
   httpsKeepsOldCertificate,
 ];

@@ -7,6 +7,7 @@
 import {
   apiFacts,
   type CaseContext,
+  call,
   expectDocumentedHeader,
   expectStatus,
   guardedOperations,
@@ -19,10 +20,12 @@ import {
   plainRead,
   redirectUriOf,
   registerOAuthClient,
+  requireOperation,
   requireWrites,
   sameScopes,
   scopeSet,
   sendProbe,
+  walk,
 } from "../../../src/index.ts";
 import { areaOf, levelOf } from "./auth-scopes.ts";
 
@@ -168,4 +171,36 @@ export async function createClient(t: CaseContext, isPublic: boolean): Promise<O
   const { ok, response } = outcome;
   t.expect("an OAuth client can be created", ok, { expected: 200, actual: response.status, response });
   return outcome.ok ? outcome.client : undefined;
+}
+
+/**
+ * The secret shown at creation is not shown again: not by a read of the client, not in the list (facts.md: later
+ * reads say `<REDACTED>`). Judged on the whole answer, so a secret under another field name is caught too.
+ */
+export async function expectSecretWithheld(t: CaseContext, client: OAuthClient): Promise<void> {
+  if (client.secret === "") return t.skip("the client was created without a secret: nothing to hide later");
+  const read = await call(t, "getOAuthClient", { params: [client.id] });
+  if (expectStatus(t, "the OAuth client reads back by its id", read, 200))
+    expectNoSecret(t, "the OAuth client read by its id", read, client.secret);
+  const list = requireOperation(t, "getOAuthClients");
+  const walked = await walk(t, { operation: list, path: pathOf(list), token: undefined });
+  if (walked.status === "refused")
+    return void expectStatus(t, "the OAuth clients list", walked.response, 200);
+  const listed = walked.items.some((item) => item.id === client.id);
+  if (!listed && !walked.complete)
+    return t.log(`the client is not on the first ${walked.pages} pages of the list: its entry is not judged`);
+  const shown = { expected: `a client with id ${client.id}`, actual: "none" };
+  if (!t.expect("the OAuth client is listed", listed, shown)) return;
+  for (const { read: page } of walked.answers)
+    expectNoSecret(t, "the OAuth clients list", page.response, client.secret);
+}
+
+function expectNoSecret(t: CaseContext, where: string, response: LiveResponse, secret: string): void {
+  const shown = response.text.includes(secret);
+  // Said by its kind, never quoted: a secret shown in full is no one's to read in a report.
+  t.expect(`${where} does not show its secret`, !shown, {
+    expected: "the secret not shown (the service says <REDACTED>)",
+    actual: shown ? "the secret in full (withheld here)" : "not shown",
+    response,
+  });
 }
