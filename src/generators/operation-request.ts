@@ -1,5 +1,5 @@
 /**
- * `operationRequest`: whole requests (path parameters, query parameters, JSON body) that an operation's
+ * `operationRequest`: whole requests (path, query, header and cookie parameters, JSON body) that an operation's
  * description allows, valid by construction, each with its provenance (`positive`). Path values the caller found
  * in the target's answers are used as given; any other value is drawn from its schema. A `minimal` request sends
  * only what is required (no optional query parameter or body property): what a target must take without relying
@@ -25,6 +25,10 @@ import { type Generated, positive } from "./case-meta.ts";
 export interface OperationRequest {
   readonly path: Readonly<Record<string, string | number>>;
   readonly query: Readonly<Record<string, string | number | boolean>>;
+  /** Header parameters by name, as their text. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Cookie parameters by name, as their text (sent in one `Cookie` header). */
+  readonly cookies: Readonly<Record<string, string>>;
   /** The JSON body; absent when none is sent. */
   readonly body?: unknown;
   /**
@@ -166,7 +170,7 @@ function optionalPaths(schema: BodySchema, path = "", depth = 0): string[] {
   });
 }
 
-/** `{path, query, body}` as a request: parameters as URL text, free-text fields named. */
+/** `{path, query, header, cookie, body}` as a request: parameters as text, free-text fields named. */
 export function toRequest(
   value: Record<string, unknown>,
   schema: BodySchema,
@@ -179,9 +183,13 @@ export function toRequest(
         typeof item === "number" || typeof item === "boolean" ? item : parameterText(item),
       ]),
     );
+  const asText = (part: unknown) =>
+    Object.fromEntries(Object.entries(text(part)).map(([name, item]) => [name, String(item)]));
   return {
     path: text(value.path) as Record<string, string | number>,
     query: text(value.query) as Record<string, string | number | boolean>,
+    headers: asText(value.header),
+    cookies: asText(value.cookie),
     ...(Object.hasOwn(value, "body") ? { body: value.body } : {}),
     unpinned: unpinnedFields(schema, value, fixed),
   };

@@ -21,7 +21,7 @@ import {
 import {
   breakableIn,
   brokenRulesOf,
-  operationRequestInvalid,
+  operationRequestInvalidOrNone,
   type RequestPart,
 } from "../generators/operation-request-invalid.ts";
 import { requestSchemaOf } from "../generators/request-body.ts";
@@ -114,13 +114,12 @@ function one<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
   return fc.sample(arbitrary, { numRuns: 1, seed })[0]!;
 }
 
-/** One value, or undefined when the arbitrary's filter lets none through (no rule of that kind to break). */
-function oneIfAny<T>(arbitrary: fc.Arbitrary<T>, seed: number): T | undefined {
-  try {
-    return one(arbitrary, seed);
-  } catch {
-    return undefined;
-  }
+/** Valid requests drawn before an operation whose rules cannot be broken as asked is given up. */
+const invalidTries = 8;
+
+/** The first of a few draws that is a value, or undefined when none is (no rule of that kind to break there). */
+function firstOf<T>(arbitrary: fc.Arbitrary<T | undefined>, seed: number): T | undefined {
+  return fc.sample(arbitrary, { numRuns: invalidTries, seed }).find((value) => value !== undefined);
 }
 
 /** The path of `operation` with values by name. */
@@ -142,8 +141,11 @@ function breaksLine(broken: readonly BrokenRule[]): string {
 /** Sends one generated request with its intent; negative ones say what they break. */
 function send(t: CaseContext, operation: OperationInfo, request: OperationRequest, intent: RequestIntent) {
   const broken = intent.broken ?? [];
+  const cookies = Object.entries(request.cookies).map(([name, value]) => `${name}=${value}`);
+  const headers = { ...request.headers, ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}) };
   return t.api.request(operation.method.toUpperCase(), pathWith(operation, request.path), {
     query: request.query,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(request.body === undefined ? {} : { json: request.body }),
     ...(broken.length > 0 ? { breaks: breaksLine(broken) } : {}),
     intent,
@@ -317,7 +319,7 @@ export async function probeWrite(t: CaseContext, operation: OperationInfo): Prom
   }
   const prepared: Prepared = { operation, found: {}, kind, pathValues, drawn: names, remove: undefined };
   const sent = await sendInvalid(t, prepared, new PathHarvest(), {
-    parts: ["body", "query"],
+    parts: ["body", "query", "header", "cookie"],
     wholeBodyOnly: names.length === 0,
   });
   const negative = sent.map(({ response, parts }) => ({ status: response.status, parts }));
@@ -424,7 +426,7 @@ async function sendInvalid(
   only: { parts?: readonly RequestPart[]; wholeBodyOnly?: boolean } = {},
 ): Promise<{ response: LiveResponse; parts: RequestPart[] }[]> {
   const { operation } = prepared;
-  const breakable = (only.parts ?? (["body", "query", "path"] as const)).filter((part) =>
+  const breakable = (only.parts ?? (["body", "query", "path", "header", "cookie"] as const)).filter((part) =>
     breakableIn(t.spec, operation, part),
   );
   if (breakable.length === 0) {
@@ -442,13 +444,13 @@ async function sendInvalid(
   }
   const sent: { response: LiveResponse; parts: RequestPart[] }[] = [];
   for (const [index, plan] of plans.entries()) {
-    const arbitrary = operationRequestInvalid(t.spec, operation, {
+    const arbitrary = operationRequestInvalidOrNone(t.spec, operation, {
       pathValues: prepared.pathValues,
       found: prepared.found,
       ...plan,
       ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
     });
-    const generated = oneIfAny(arbitrary, seedOf(t, operation, 10 + index));
+    const generated = firstOf(arbitrary, seedOf(t, operation, 10 + index));
     if (generated === undefined) continue;
     const broken = brokenRulesOf(generated.meta);
     // "Several at once" where only one rule could be broken repeats a single-rule request: not sent.
