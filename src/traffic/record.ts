@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RecordingGaps } from "../checks/types.ts";
-import type { Exchange, RecordedRequest, RecordedResponse } from "../core/exchange.ts";
+import type { Exchange, RecordedRequest, RecordedResponse, RequestIntent } from "../core/exchange.ts";
 import { SecretValues } from "../core/redact.ts";
 import { recordBody, recordHeaders, recordUrl } from "../core/redaction-policy.ts";
 import { operationMatchOf } from "../runner/operation-matcher.ts";
@@ -35,6 +35,8 @@ export interface ObservedExchange {
   readonly measured?: false;
   /** Set when the recording said so (a HAR of conform's own run). */
   readonly breaks?: string;
+  /** The generic layer's intent, when the recording kept it (a HAR of conform's own run). */
+  readonly intent?: RequestIntent;
   /** What the recording it comes from may lack (shared by the exchanges of one file). */
   readonly recording?: RecordingGaps;
 }
@@ -128,6 +130,7 @@ export class ExchangeRecorder {
           : recordBody(observed.requestBody, parsedJson(observed.requestBody), this.secrets).text,
     };
     if (observed.breaks !== undefined) request.breaks = observed.breaks;
+    if (observed.intent !== undefined) request.intent = observed.intent;
     let response: RecordedResponse | undefined;
     if (observed.response) {
       const headers = recordHeaders(observed.response.headers, this.secrets);
