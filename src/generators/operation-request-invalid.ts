@@ -16,6 +16,7 @@ import type { BrokenRule } from "../core/exchange.ts";
 import { parsePointer } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { BodySchema } from "./_internals/body-schema.ts";
+import { UnsatisfiableSchema } from "./_internals/bounded-filter.ts";
 import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
 import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
@@ -160,7 +161,14 @@ export function brokenRulesOf(meta: CaseMeta): BrokenRule[] {
 /** Whether any rule of `operation` can be broken in `part` (from a sample valid request's candidates). */
 export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: RequestPart): boolean {
   const { schema } = requestSchemaOfOperation(spec, operation);
-  const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
+  let sample: { value: Record<string, unknown> } | undefined;
+  try {
+    [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
+  } catch (error) {
+    // No valid request to start from: no rule to break in it either.
+    if (error instanceof UnsatisfiableSchema) return false;
+    throw error;
+  }
   return (
     sample !== undefined &&
     candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0

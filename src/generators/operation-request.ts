@@ -15,11 +15,14 @@ import fc from "fast-check";
 import { pointerOf } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { BodySchema } from "./_internals/body-schema.ts";
+import { UnsatisfiableSchema } from "./_internals/bounded-filter.ts";
 import { type SchemaValueOptions, schemaValue } from "./_internals/builders/schema-value.ts";
 import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
 import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
 import { type Generated, positive } from "./case-meta.ts";
+
+export { UnsatisfiableSchema };
 
 /** One request to an operation, ready to send: values by parameter name, the body as JSON. */
 export interface OperationRequest {

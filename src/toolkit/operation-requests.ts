@@ -16,6 +16,7 @@ import {
   type OperationRequest,
   operationRequest,
   pathValueFits,
+  UnsatisfiableSchema,
   unbuildableRequest,
 } from "../generators/operation-request.ts";
 import {
@@ -110,16 +111,32 @@ function seedOf(t: CaseContext, operation: OperationInfo, salt: number): number 
   return hash;
 }
 
-function one<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
-  return fc.sample(arbitrary, { numRuns: 1, seed })[0]!;
+/**
+ * One value of `arbitrary`, or undefined (logged, naming the schema) when drawing cannot satisfy the description: a
+ * schema no drawn value fits is the description's puzzle, not a reason to stop the run.
+ */
+function drawOne<T>(t: CaseContext, operation: OperationInfo, arbitrary: fc.Arbitrary<T>, seed: number) {
+  return firstOf(t, operation, arbitrary, seed, 1);
 }
 
 /** Valid requests drawn before an operation whose rules cannot be broken as asked is given up. */
 const invalidTries = 8;
 
 /** The first of a few draws that is a value, or undefined when none is (no rule of that kind to break there). */
-function firstOf<T>(arbitrary: fc.Arbitrary<T | undefined>, seed: number): T | undefined {
-  return fc.sample(arbitrary, { numRuns: invalidTries, seed }).find((value) => value !== undefined);
+function firstOf<T>(
+  t: CaseContext,
+  operation: OperationInfo,
+  arbitrary: fc.Arbitrary<T | undefined>,
+  seed: number,
+  draws = invalidTries,
+): T | undefined {
+  try {
+    return fc.sample(arbitrary, { numRuns: draws, seed }).find((value) => value !== undefined);
+  } catch (error) {
+    if (!(error instanceof UnsatisfiableSchema)) throw error;
+    t.log(`${operation.operationId}: ${error.message}`);
+    return undefined;
+  }
 }
 
 /** The path of `operation` with values by name. */
@@ -368,14 +385,20 @@ async function sendValid(
     found: prepared.found,
     label: () => t.label(operation.operationId.slice(0, 12)),
   };
-  const minimal = one(
+  const minimal = drawOne(
+    t,
+    operation,
     operationRequest(t.spec, operation, { ...constraints, minimal: true }),
     seedOf(t, operation, 1),
   );
-  const full = one(operationRequest(t.spec, operation, constraints), seedOf(t, operation, 2));
+  const fuller = !minimalOnly && kind !== "delete";
+  const full = fuller
+    ? drawOne(t, operation, operationRequest(t.spec, operation, constraints), seedOf(t, operation, 2))
+    : undefined;
   const same =
-    JSON.stringify({ ...full.value, unpinned: [] }) === JSON.stringify({ ...minimal.value, unpinned: [] });
-  const requests = same || minimalOnly || kind === "delete" ? [minimal] : [minimal, full];
+    minimal !== undefined &&
+    JSON.stringify({ ...full?.value, unpinned: [] }) === JSON.stringify({ ...minimal.value, unpinned: [] });
+  const requests = [minimal, same ? undefined : full].filter((request) => request !== undefined);
   const responses: LiveResponse[] = [];
   for (const generated of requests) {
     const intent: RequestIntent = {
@@ -450,7 +473,7 @@ async function sendInvalid(
       ...plan,
       ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
     });
-    const generated = firstOf(arbitrary, seedOf(t, operation, 10 + index));
+    const generated = firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index));
     if (generated === undefined) continue;
     const broken = brokenRulesOf(generated.meta);
     // "Several at once" where only one rule could be broken repeats a single-rule request: not sent.

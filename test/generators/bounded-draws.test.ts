@@ -1,0 +1,70 @@
+/**
+ * Drawing from a description never hangs: a schema no drawn value satisfies (a `oneOf` whose branches accept the
+ * same objects) ends with `UnsatisfiableSchema` naming it, and integer bounds beyond the safe integers (an int64's
+ * 2^63 - 1) are drawn within them. Both hung the process for good before (fast-check's filter and its integer
+ * draw never return), found against Prism on DigitalOcean's description.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { operationRequest, UnsatisfiableSchema } from "../../src/generators/operation-request.ts";
+import { breakableIn } from "../../src/generators/operation-request-invalid.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+
+const body = (schema: unknown) => ({
+  required: true,
+  content: { "application/json": { schema } },
+});
+const open = (name: string) => ({ type: "object", properties: { [name]: { type: "integer" } } });
+const description = {
+  openapi: "3.0.3",
+  info: { title: "bounded", version: "1" },
+  servers: [{ url: "https://api.example.test/v1" }],
+  paths: {
+    "/actions": {
+      post: {
+        operationId: "postAction",
+        requestBody: body({ oneOf: [open("a"), open("b")] }),
+        responses: { "200": { description: "ok" } },
+      },
+    },
+    "/limits": {
+      post: {
+        operationId: "postLimit",
+        requestBody: body({
+          type: "object",
+          required: ["bytes"],
+          properties: { bytes: { type: "integer", minimum: 0, maximum: 9223372036854775807 } },
+        }),
+        responses: { "200": { description: "ok" } },
+      },
+    },
+  },
+};
+
+const dir = mkdtempSync(join(tmpdir(), "conform-bounded-"));
+const file = join(dir, "bounded.json");
+writeFileSync(file, JSON.stringify(description));
+const spec = await loadSpec(file);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("draws from a description end", () => {
+  it("a oneOf no drawn value satisfies ends with UnsatisfiableSchema naming it", () => {
+    const operation = spec.operations.byId("postAction")!;
+    const draw = () => fc.sample(operationRequest(spec, operation), { numRuns: 1, seed: 1 });
+    expect(draw).toThrow(UnsatisfiableSchema);
+    expect(draw).toThrow(/requestBody\/content\/application~1json\/schema/);
+    expect(breakableIn(spec, operation, "body")).toBe(false);
+  });
+
+  it("integer bounds beyond the safe integers are drawn within them", () => {
+    const operation = spec.operations.byId("postLimit")!;
+    const drawn = fc.sample(operationRequest(spec, operation), { numRuns: 20, seed: 2 });
+    for (const { value } of drawn) {
+      const bytes = (value.body as { bytes: number }).bytes;
+      expect(Number.isSafeInteger(bytes) && bytes >= 0).toBe(true);
+    }
+  });
+});
