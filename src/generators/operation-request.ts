@@ -144,7 +144,9 @@ function valueOptions(
 ): SchemaValueOptions {
   return {
     overrides,
-    include: new Set(),
+    // A fuller request sends the body the operation takes, required or not (OpenAPI's default is optional: most
+    // writes of a real description say nothing), so its rules are there to break too.
+    include: new Set(constraints.minimal ? [] : ["/body"]),
     exclude: new Set(constraints.minimal ? optionalPaths(schema) : []),
     nulls: !constraints.minimal,
     extraItems: constraints.minimal ? 0 : 2,
@@ -214,6 +216,14 @@ function unpinnedFields(schema: BodySchema, value: unknown, fixed: ReadonlySet<s
   const found: string[] = [];
   const visit = (node: BodySchema, item: unknown, tokens: string[], schemaPath: string, depth: number) => {
     if (depth > 16 || fixed.has(schemaPath)) return;
+    if (node.anyOf && node.anyOf.length > 0) {
+      // The branch the value was drawn from (the first it fits) holds its fields' schemas.
+      const { anyOf, oneOf: _oneOf, ...around } = node;
+      const branches = anyOf.map((branch) => ({ ...around, ...branch }));
+      const branch = branches.find((candidate) => conforms(candidate, item)) ?? branches[0]!;
+      visit(branch, item, tokens, schemaPath, depth + 1);
+      return;
+    }
     const reference = isReference(tokens.at(-1)) && (typeof item === "string" || typeof item === "number");
     if (((typeof item === "string" && isDrawnText(node)) || reference) && tokens.length > 1) {
       const [part, ...rest] = tokens;

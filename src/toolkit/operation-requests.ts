@@ -195,11 +195,29 @@ function foundBodyValues(
   return found;
 }
 
-/** A value no target holds for path parameter `name` (a number where the parameter takes integers). */
-function unknownPathValue(operation: OperationInfo, name: string): PathValue {
+/** The seed of a path value drawn where the usual unknown value does not fit: the same value on every run. */
+const unknownSeed = 987_654_321;
+
+/**
+ * A value no target holds for path parameter `name` (a number where the parameter takes integers), that fits its
+ * schema: where the usual one does not (a `uuid`, a pattern), one drawn from the schema, which no target holds
+ * but by chance (a target refusing `conform-unknown-0` for a uuid is right to).
+ */
+export function unknownPathValue(spec: ApiSpec, operation: OperationInfo, name: string): PathValue {
   const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
-  const unknown = unknownValue(parameter?.schema);
-  return /^\d+$/.test(unknown) ? Number(unknown) : unknown;
+  const text = unknownValue(parameter?.schema);
+  const unknown = /^\d+$/.test(text) ? Number(text) : text;
+  if (pathValueFits(spec, operation, name, unknown)) return unknown;
+  try {
+    const [drawn] = fc.sample(operationRequest(spec, operation, { minimal: true }), {
+      numRuns: 1,
+      seed: unknownSeed,
+    });
+    return drawn?.value.path[name] ?? unknown;
+  } catch (error) {
+    if (error instanceof UnsatisfiableSchema) return unknown;
+    throw error;
+  }
 }
 
 function notRequested(operation: OperationInfo, kind: OperationKind, why: string): OperationOutcome {
@@ -226,7 +244,7 @@ function prepare(t: CaseContext, operation: OperationInfo, harvest: PathHarvest)
   const pathValues = { ...found.values };
   for (const name of found.missing) {
     if (kind === "read") continue;
-    pathValues[name] = unknownPathValue(operation, name);
+    pathValues[name] = unknownPathValue(t.spec, operation, name);
   }
   if (found.missing.length > 0) {
     const how =
@@ -332,7 +350,7 @@ export async function probeWrite(t: CaseContext, operation: OperationInfo): Prom
   if (unbuildable) return notRequested(operation, kind, unbuildable);
   const pathValues: Record<string, PathValue> = {};
   for (const name of names) {
-    pathValues[name] = unknownPathValue(operation, name);
+    pathValues[name] = unknownPathValue(t.spec, operation, name);
   }
   const prepared: Prepared = { operation, found: {}, kind, pathValues, drawn: names, remove: undefined };
   const sent = await sendInvalid(t, prepared, new PathHarvest(), {

@@ -1,5 +1,7 @@
 /**
- * Drawing from a description never hangs: a schema no drawn value satisfies (a `oneOf` whose branches accept the
+ * Bodies of a real description (DigitalOcean's): a fuller request sends the body even where the description leaves
+ * it optional (OpenAPI's default), and drawn text inside a `oneOf` branch is named as not pinned down. Drawing
+ * never hangs: a schema no drawn value satisfies (a `oneOf` whose branches accept the
  * same objects) ends with `UnsatisfiableSchema` naming it, and integer bounds beyond the safe integers (an int64's
  * 2^63 - 1) are drawn within them. Both hung the process for good before (fast-check's filter and its integer
  * draw never return), found against Prism on DigitalOcean's description.
@@ -30,6 +32,34 @@ const description = {
         responses: { "200": { description: "ok" } },
       },
     },
+    "/droplets": {
+      post: {
+        operationId: "createDroplet",
+        requestBody: {
+          content: {
+            "application/json": {
+              schema: {
+                oneOf: [
+                  {
+                    type: "object",
+                    required: ["name", "region"],
+                    properties: { name: { type: "string" }, region: { type: "string" } },
+                    additionalProperties: false,
+                  },
+                  {
+                    type: "object",
+                    required: ["names"],
+                    properties: { names: { type: "array", items: { type: "string" }, minItems: 1 } },
+                    additionalProperties: false,
+                  },
+                ],
+              },
+            },
+          },
+        },
+        responses: { "202": { description: "accepted" } },
+      },
+    },
     "/limits": {
       post: {
         operationId: "postLimit",
@@ -49,6 +79,19 @@ const file = join(dir, "bounded.json");
 writeFileSync(file, JSON.stringify(description));
 const spec = await loadSpec(file);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("bodies of a real description", () => {
+  it("a fuller request sends an optional body; its drawn text in a oneOf branch is not pinned down", () => {
+    const operation = spec.operations.byId("createDroplet")!;
+    const drawn = fc.sample(operationRequest(spec, operation), { numRuns: 20, seed: 3 });
+    for (const { value } of drawn) {
+      expect(value.body).toBeDefined();
+      const body = value.body as { name?: string; names?: string[] };
+      const expected = body.names ? body.names.map((_name, index) => `names[${index}]`) : ["name", "region"];
+      expect(value.unpinned).toEqual(expected);
+    }
+  });
+});
 
 describe("draws from a description end", () => {
   it("a oneOf no drawn value satisfies ends with UnsatisfiableSchema naming it", () => {

@@ -1,6 +1,19 @@
-/** What an operation does by its method and path, and the order the generic layer sends them in. */
-import { describe, expect, it } from "vitest";
-import { deleteOperationFor, operationKind, operationOrder } from "../../src/toolkit/operation-requests.ts";
+/**
+ * What an operation does by its method and path, the order the generic layer sends them in, and the unknown
+ * resource a write without writes allowed names.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { pathValueFits } from "../../src/generators/operation-request.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import {
+  deleteOperationFor,
+  operationKind,
+  operationOrder,
+  unknownPathValue,
+} from "../../src/toolkit/operation-requests.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 
 const spec = await bundledSpec();
@@ -40,4 +53,43 @@ describe("operationOrder", () => {
     expect(at("deleteNodeBalancerConfigNode")).toBeLessThan(at("deleteNodeBalancerConfig"));
     expect(at("deleteNodeBalancerConfig")).toBeLessThan(at("deleteNodeBalancer"));
   });
+});
+
+describe("unknownPathValue", () => {
+  const dir = mkdtempSync(join(tmpdir(), "conform-unknown-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const parameter = (name: string, schema: unknown) => ({ name, in: "path", required: true, schema });
+  const file = join(dir, "unknown.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      openapi: "3.0.3",
+      info: { title: "unknown", version: "1" },
+      paths: {
+        "/things/{uuid}/{id}/{slug}/{code}": {
+          delete: {
+            operationId: "deleteThing",
+            parameters: [
+              parameter("uuid", { type: "string", format: "uuid" }),
+              parameter("id", { type: "integer", maximum: 500 }),
+              parameter("slug", { type: "string" }),
+              parameter("code", { type: "string", pattern: "^[A-Z]{3}$" }),
+            ],
+            responses: { "204": { description: "gone" } },
+          },
+        },
+      },
+    }),
+  );
+
+  it.each(["uuid", "id", "slug", "code"])(
+    "%s: a value its schema allows, the same every time",
+    async (name) => {
+      const unknownSpec = await loadSpec(file);
+      const operation = unknownSpec.operations.byId("deleteThing")!;
+      const value = unknownPathValue(unknownSpec, operation, name);
+      expect(pathValueFits(unknownSpec, operation, name, value), String(value)).toBe(true);
+      expect(unknownPathValue(unknownSpec, operation, name)).toEqual(value);
+    },
+  );
 });
