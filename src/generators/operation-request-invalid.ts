@@ -158,19 +158,22 @@ export function brokenRulesOf(meta: CaseMeta): BrokenRule[] {
   });
 }
 
+/** Valid requests drawn by {@link breakableIn} before it gives up on one. */
+const breakableDraws = 4;
+
 /** Whether any rule of `operation` can be broken in `part` (from a sample valid request's candidates). */
 export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: RequestPart): boolean {
   const { schema } = requestSchemaOfOperation(spec, operation);
-  let sample: { value: Record<string, unknown> } | undefined;
-  try {
-    [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
-  } catch (error) {
-    // No valid request to start from: no rule to break in it either.
-    if (error instanceof UnsatisfiableSchema) return false;
-    throw error;
+  // A few draws: one whose schema no drawn value satisfied (a `oneOf` branch) is passed over.
+  for (let seed = 1; seed <= breakableDraws; seed += 1) {
+    try {
+      const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed });
+      if (sample === undefined) continue;
+      return candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0;
+    } catch (error) {
+      if (!(error instanceof UnsatisfiableSchema)) throw error;
+    }
   }
-  return (
-    sample !== undefined &&
-    candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0
-  );
+  // No valid request to start from: no rule to break in it either.
+  return false;
 }

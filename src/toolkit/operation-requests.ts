@@ -112,17 +112,21 @@ function seedOf(t: CaseContext, operation: OperationInfo, salt: number): number 
 }
 
 /**
- * One value of `arbitrary`, or undefined (logged, naming the schema) when drawing cannot satisfy the description: a
- * schema no drawn value fits is the description's puzzle, not a reason to stop the run.
+ * One value of `arbitrary` (the first draw that satisfies the description), or undefined (logged, naming the
+ * schema) when none does: a schema no drawn value fits is the description's puzzle, not a reason to stop the run.
  */
 function drawOne<T>(t: CaseContext, operation: OperationInfo, arbitrary: fc.Arbitrary<T>, seed: number) {
-  return firstOf(t, operation, arbitrary, seed, 1);
+  return firstOf(t, operation, arbitrary, seed, invalidTries);
 }
 
 /** Valid requests drawn before an operation whose rules cannot be broken as asked is given up. */
 const invalidTries = 8;
 
-/** The first of a few draws that is a value, or undefined when none is (no rule of that kind to break there). */
+/**
+ * The first of a few draws that is a value, or undefined when none is (no rule of that kind to break there). A
+ * draw whose schema no drawn value satisfied is passed over (another draw may take another `oneOf` branch); when
+ * every draw was, the log names the schema.
+ */
 function firstOf<T>(
   t: CaseContext,
   operation: OperationInfo,
@@ -130,13 +134,18 @@ function firstOf<T>(
   seed: number,
   draws = invalidTries,
 ): T | undefined {
-  try {
-    return fc.sample(arbitrary, { numRuns: draws, seed }).find((value) => value !== undefined);
-  } catch (error) {
-    if (!(error instanceof UnsatisfiableSchema)) throw error;
-    t.log(`${operation.operationId}: ${error.message}`);
-    return undefined;
+  let unsatisfied: UnsatisfiableSchema | undefined;
+  for (let draw = 0; draw < draws; draw += 1) {
+    try {
+      const [value] = fc.sample(arbitrary, { numRuns: 1, seed: seed + draw });
+      if (value !== undefined) return value;
+    } catch (error) {
+      if (!(error instanceof UnsatisfiableSchema)) throw error;
+      unsatisfied = error;
+    }
   }
+  if (unsatisfied) t.log(`${operation.operationId}: ${unsatisfied.message}`);
+  return undefined;
 }
 
 /** The path of `operation` with values by name. */
