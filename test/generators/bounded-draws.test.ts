@@ -6,14 +6,12 @@
  * 2^63 - 1) are drawn within them. Both hung the process for good before (fast-check's filter and its integer
  * draw never return), found against Prism on DigitalOcean's description.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { operationRequest, UnsatisfiableSchema } from "../../src/generators/operation-request.ts";
 import { breakableIn } from "../../src/generators/operation-request-invalid.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import { writeSpec } from "../spec/helpers.ts";
 
 const body = (schema: unknown) => ({
   required: true,
@@ -74,11 +72,7 @@ const description = {
   },
 };
 
-const dir = mkdtempSync(join(tmpdir(), "conform-bounded-"));
-const file = join(dir, "bounded.json");
-writeFileSync(file, JSON.stringify(description));
-const spec = await loadSpec(file);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const spec = await loadSpec(writeSpec(description, "bounded.json"));
 
 describe("bodies of a real description", () => {
   it("a fuller request sends an optional body; its drawn text in a oneOf branch is not pinned down", () => {

@@ -4,11 +4,8 @@
  * cookie's separators), `Accept`, `Content-Type` and `Authorization` parameters are ignored as OpenAPI says, and
  * invalid requests break a header's or a cookie's rule in text the target receives.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { travelsAsIs } from "../../src/generators/_internals/request-schema.ts";
 import { operationRequest, unbuildableRequest } from "../../src/generators/operation-request.ts";
 import {
@@ -18,6 +15,7 @@ import {
   operationRequestInvalidOrNone,
 } from "../../src/generators/operation-request-invalid.ts";
 import { loadSpec } from "../../src/spec/load.ts";
+import { writeSpec } from "../spec/helpers.ts";
 
 const description = {
   openapi: "3.1.0",
@@ -58,11 +56,7 @@ const description = {
   },
 };
 
-const dir = mkdtempSync(join(tmpdir(), "conform-headers-"));
-const file = join(dir, "headers.json");
-writeFileSync(file, JSON.stringify(description));
-const spec = await loadSpec(file);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const spec = await loadSpec(writeSpec(description, "headers.json"));
 const listJobs = spec.operations.byId("listJobs")!;
 
 const traveller = /^[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?$/;

@@ -2,10 +2,7 @@
  * What an operation does by its method and path, the order the generic layer sends them in, and the unknown
  * resource a write without writes allowed names.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pathValueFits } from "../../src/generators/operation-request.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import {
@@ -15,6 +12,7 @@ import {
   unknownPathValue,
 } from "../../src/toolkit/operation-requests.ts";
 import { bundledSpec } from "../helpers/reference.ts";
+import { writeSpec } from "../spec/helpers.ts";
 
 const spec = await bundledSpec();
 const op = (id: string) => spec.operations.byId(id)!;
@@ -56,13 +54,9 @@ describe("operationOrder", () => {
 });
 
 describe("unknownPathValue", () => {
-  const dir = mkdtempSync(join(tmpdir(), "conform-unknown-"));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const parameter = (name: string, schema: unknown) => ({ name, in: "path", required: true, schema });
-  const file = join(dir, "unknown.json");
-  writeFileSync(
-    file,
-    JSON.stringify({
+  const file = writeSpec(
+    {
       openapi: "3.0.3",
       info: { title: "unknown", version: "1" },
       paths: {
@@ -79,7 +73,8 @@ describe("unknownPathValue", () => {
           },
         },
       },
-    }),
+    },
+    "unknown.json",
   );
 
   it.each(["uuid", "id", "slug", "code"])(
