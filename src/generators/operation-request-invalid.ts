@@ -75,8 +75,9 @@ function keeps(parts: readonly RequestPart[], request: BodySchema): (candidate: 
     if (part === "path" && operator === "null-where-not-nullable") return false;
     const value = edit.value;
     const textual = ["string", "number", "boolean"].includes(typeof value);
-    // An empty path segment is another URL (often the list), not a value refused.
-    if (part === "path" && parameterText(value) === "") return false;
+    // An empty path segment is another URL (often the list), not a value refused; an empty query value may be read
+    // as no value (what removing it breaks, where it is required).
+    if ((part === "path" || part === "query") && parameterText(value) === "") return false;
     // A header's or cookie's text the wire would change (trimmed, split) or refuse to carry breaks nothing sent.
     if (!travelsAsIs(part, parameterText(value))) return false;
     return textual && !textConforms(site.schema, parameterText(value));

@@ -164,11 +164,30 @@ function breaksLine(broken: readonly BrokenRule[]): string {
     .join("; ");
 }
 
+/**
+ * What to accept from an operation whose successful answers are not JSON (a CSV, a PDF, a YAML kubeconfig): their
+ * media types, JSON last for its errors. Undefined where JSON answers (the client's default asks for it).
+ */
+export function acceptOf(operation: OperationInfo): string | undefined {
+  const types = new Set(
+    operation.responses
+      .filter((response) => response.status.startsWith("2"))
+      .flatMap((response) => response.contentTypes),
+  );
+  if (types.size === 0 || [...types].some((type) => /[/+]json\b/i.test(type))) return undefined;
+  return [...types, "application/json;q=0.5"].join(", ");
+}
+
 /** Sends one generated request with its intent; negative ones say what they break. */
 function send(t: CaseContext, operation: OperationInfo, request: OperationRequest, intent: RequestIntent) {
   const broken = intent.broken ?? [];
   const cookies = Object.entries(request.cookies).map(([name, value]) => `${name}=${value}`);
-  const headers = { ...request.headers, ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}) };
+  const accept = acceptOf(operation);
+  const headers = {
+    ...request.headers,
+    ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}),
+    ...(accept ? { accept } : {}),
+  };
   return t.api.request(operation.method.toUpperCase(), pathWith(operation, request.path), {
     query: request.query,
     ...(Object.keys(headers).length > 0 ? { headers } : {}),

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { pathValueFits } from "../../src/generators/operation-request.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import {
+  acceptOf,
   deleteOperationFor,
   operationKind,
   operationOrder,
@@ -87,4 +88,27 @@ describe("unknownPathValue", () => {
       expect(unknownPathValue(unknownSpec, operation, name)).toEqual(value);
     },
   );
+});
+
+describe("acceptOf", () => {
+  const answering = (contentTypes: string[]) =>
+    ({
+      responses: [
+        { status: "200", description: "", contentTypes, headers: [], hasSchema: false },
+        { status: "404", description: "", contentTypes: ["application/json"], headers: [], hasSchema: true },
+      ],
+    }) as unknown as Parameters<typeof acceptOf>[0];
+
+  it.each([
+    { types: ["text/csv"], accept: "text/csv, application/json;q=0.5" },
+    {
+      types: ["application/pdf", "text/plain"],
+      accept: "application/pdf, text/plain, application/json;q=0.5",
+    },
+    { types: ["application/json", "application/yaml"], accept: undefined },
+    { types: ["application/problem+json"], accept: undefined },
+    { types: [], accept: undefined },
+  ])("a success answered as $types asks for $accept", ({ types, accept }) => {
+    expect(acceptOf(answering(types))).toBe(accept);
+  });
 });

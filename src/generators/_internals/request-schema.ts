@@ -56,6 +56,21 @@ function segmentSchema(schema: BodySchema): BodySchema {
   };
 }
 
+/**
+ * A query value is never empty: OpenAPI allows `?name=` only with `allowEmptyValue`, and servers read it as absent
+ * (a required parameter then missing). A list sends at least one item, for the same reason.
+ */
+function nonEmpty(schema: BodySchema): BodySchema {
+  const types = schema.types ?? [];
+  return {
+    ...schema,
+    ...(types.includes("string") ? { minLength: Math.max(1, schema.minLength ?? 0) } : {}),
+    ...(types.includes("array") && schema.items
+      ? { minItems: Math.max(1, schema.minItems ?? 0), items: nonEmpty(schema.items) }
+      : {}),
+  };
+}
+
 /** A list parameter sends one item: how several go in a URL (repeated, comma-separated) is not generated. */
 function oneItem(schema: BodySchema): BodySchema {
   return schema.types?.includes("array")
@@ -121,7 +136,7 @@ export function requestSchemaOfOperation(spec: ApiSpec, operation: OperationInfo
       parameter.in === "path"
         ? segmentSchema(schema)
         : parameter.in === "query"
-          ? oneItem(schema)
+          ? nonEmpty(oneItem(schema))
           : carriedSchema(oneItem(schema), parameter.in);
     if (parameter.required || parameter.in === "path") holder.required!.push(parameter.name);
   }
