@@ -58,6 +58,17 @@ const description = {
         responses: { "202": { description: "accepted" } },
       },
     },
+    "/checks": {
+      post: {
+        operationId: "createCheck",
+        requestBody: body({
+          type: "object",
+          allOf: [{ type: "object", properties: { name: { type: "string" } } }],
+          required: ["name", "method"],
+        }),
+        responses: { "201": { description: "made" } },
+      },
+    },
     "/limits": {
       post: {
         operationId: "postLimit",
@@ -83,6 +94,17 @@ describe("bodies of a real description", () => {
       const body = value.body as { name?: string; names?: string[] };
       const expected = body.names ? body.names.map((_name, index) => `names[${index}]`) : ["name", "region"];
       expect(value.unpinned).toEqual(expected);
+    }
+  });
+});
+
+describe("required properties the description never describes", () => {
+  it("are sent with some value (their absence breaks required)", () => {
+    const operation = spec.operations.byId("createCheck")!;
+    for (const minimal of [true, false]) {
+      const drawn = fc.sample(operationRequest(spec, operation, { minimal }), { numRuns: 10, seed: 5 });
+      for (const { value } of drawn)
+        expect(Object.keys(value.body as object).sort()).toEqual(["method", "name"]);
     }
   });
 });

@@ -250,8 +250,13 @@ function objectValue(
   options: SchemaValueOptions,
 ): fc.Arbitrary<Record<string, unknown>> {
   const required = new Set(schema.required ?? []);
-  const names = Object.keys(schema.properties ?? {}).filter((name) => {
-    const property = schema.properties![name]!;
+  // A required property the schema names but never describes takes any value (its absence breaks `required`),
+  // unless no undeclared property is allowed.
+  const properties = { ...schema.properties };
+  if (schema.additionalProperties !== false)
+    for (const name of required) properties[name] ??= { pointer: propertyPath(schema.pointer, name) };
+  const names = Object.keys(properties).filter((name) => {
+    const property = properties[name]!;
     const at = propertyPath(path, name);
     return !property.readOnly && (required.has(name) || !options.exclude.has(at));
   });
@@ -259,7 +264,7 @@ function objectValue(
   const presence: Record<string, fc.Arbitrary<boolean>> = {};
   for (const name of names) {
     const at = propertyPath(path, name);
-    values[name] = schemaValue(schema.properties![name]!, at, options);
+    values[name] = schemaValue(properties[name]!, at, options);
     if (!required.has(name)) presence[name] = options.include.has(at) ? fc.constant(true) : fc.boolean();
   }
   const dependent = schema.dependentRequired ?? {};
