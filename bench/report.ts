@@ -7,6 +7,7 @@
 import type { ClientOverheadResult, LaneSummary } from "./client-overhead.ts";
 import type { FullRunResult } from "./full-run.ts";
 import type { CampaignRun, FuzzResult } from "./fuzz.ts";
+import { type GenericLayerResult, genericLayerGoal, renderGenericLayer } from "./generic-layer.ts";
 import {
   formatBytes,
   formatMs,
@@ -47,6 +48,7 @@ export interface BenchResults {
   readonly rateLimited?: RateLimitedRunResult;
   readonly requests?: RequestsResult;
   readonly startUp?: StartUpResult;
+  readonly genericLayer?: GenericLayerResult;
   readonly goals: readonly Goal[];
 }
 
@@ -151,6 +153,7 @@ export function judgeGoals(results: Partial): Goal[] {
   goals.push(rateLimitedGoal(results.rateLimited));
   goals.push(requestsGoal(results.requests));
   goals.push(startUpGoalOf(results.startUp));
+  goals.push(genericLayerGoal(results.genericLayer));
   return goals;
 }
 
@@ -365,6 +368,7 @@ export function renderReport(results: BenchResults): string {
   out.push(...renderRateLimited(results.rateLimited), "");
   out.push(...renderRequests(results.requests), "");
   out.push(...renderStartUp(results.startUp), "");
+  out.push(...renderGenericLayer(results.genericLayer), "");
 
   out.push("Goals");
   for (const goal of results.goals) {

@@ -5,7 +5,8 @@
  * 3. the reference server's throughput, 4. a fuzz campaign (when `conform fuzz filters` exists), 5. the full
  * default run, 6. a rate-limited run (the description's limits, windows shortened), 7. requests for the power (a full
  * run's requests and duplicate GETs, the fault matrix's requests to detection), 8. start-up of the installed package
- * (`--version`, `spec`, the first request of `run`, against a bare `node -e 0`). Every loop is bounded by a count and
+ * (`--version`, `spec`, the first request of `run`, against a bare `node -e 0`), 9. the generic layer on the synthetic
+ * description at two sizes (requests per operation, the run against its rate limit's bound). Every loop is bounded by a count and
  * a time budget; only loopback is ever contacted.
  *
  * Options: `--quick` (few repetitions, nothing written: a smoke check), `--sections 1,2,5`, `--no-save`.
@@ -20,6 +21,7 @@ import { bundledSpecPath } from "../src/spec/bundled.ts";
 import { benchClientOverhead } from "./client-overhead.ts";
 import { benchFullRun } from "./full-run.ts";
 import { benchFuzz } from "./fuzz.ts";
+import { benchGenericLayer } from "./generic-layer.ts";
 import { machineInfo } from "./measure.ts";
 import { benchRateLimitedRun } from "./rate-limited-run.ts";
 import { createPool } from "./raw-client.ts";
@@ -35,7 +37,7 @@ import { seed } from "./workload.ts";
 const { values } = parseArgs({
   options: {
     quick: { type: "boolean", default: false },
-    sections: { type: "string", default: "1,2,3,4,5,6,7,8" },
+    sections: { type: "string", default: "1,2,3,4,5,6,7,8,9" },
     save: { type: "boolean", default: true },
   },
   allowNegative: true,
@@ -66,6 +68,7 @@ const plan = quick
         timeoutMs: 300_000,
       },
       startUp: { reps: 3, maxMs: 30_000 },
+      generic: { sizes: [14, 28], limit: 30, windowSeconds: 3, timeoutMs: 240_000 },
     }
   : {
       spec: { warmup: 2, reps: 5, maxMs: 20_000, coldRuns: 3 },
@@ -88,6 +91,9 @@ const plan = quick
       requests: { faults: "all" as const, timeoutMs: 900_000 },
       // Eleven: a process start moves by tens of ms with the machine's other work; the median of eleven holds.
       startUp: { reps: 11, maxMs: 120_000 },
+      // Half and all of the synthetic description's resources (163 and 327 operations); windows of 5 s, so the
+      // bound (tens of seconds) is what the run is measured against, not the Reset's whole seconds.
+      generic: { sizes: [28, 56], limit: 250, windowSeconds: 5, timeoutMs: 300_000 },
     };
 
 const started = performance.now();
@@ -183,6 +189,11 @@ if (sections.has(7)) {
   markLoad("section 7");
   progress("7. requests for the power: a full run's requests, then the fault matrix");
   results = { ...results, requests: await benchRequests(plan.requests) };
+}
+if (sections.has(9)) {
+  markLoad("section 9");
+  progress("9. generic layer on the synthetic description");
+  results = { ...results, genericLayer: await benchGenericLayer(plan.generic) };
 }
 
 markLoad("end");

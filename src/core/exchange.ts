@@ -20,7 +20,7 @@ export interface RecordedRequest {
 
 /** Where a rule of a request was broken: a body pointer, a query parameter's name, a path parameter's name. */
 export interface BrokenRule {
-  readonly in: "body" | "query" | "path";
+  readonly in: "body" | "query" | "path" | "header" | "cookie";
   /** The body's JSON pointer (`""`: the whole body), or the parameter's name. */
   readonly at: string;
   /** The rule broken, kebab-case (`violate-bound`, `change-type`). */

@@ -1,9 +1,9 @@
 /**
  * `operationRequestInvalid`: whole requests to an operation that break its description in a known way, each with
- * its provenance (`negative`): which rule, where (`/body/port`, `/query/page_size`, `/path/configId`) and which
- * field the target's error must name. A request starts valid ({@link operationRequestValue}: the caller's path
- * values, the rest drawn) and the mutators of `mutations/` break one rule in the body, a query parameter or a path
- * parameter, or several independent ones at once, across parts.
+ * its provenance (`negative`): which rule, where (`/body/port`, `/query/page_size`, `/path/configId`,
+ * `/header/X-Request-Id`) and which field the target's error must name. A request starts valid
+ * ({@link operationRequestValue}: the caller's path values, the rest drawn) and the mutators of `mutations/` break
+ * one rule in the body or a parameter (path, query, header, cookie), or several independent ones at once.
  *
  * A parameter travels as text, so a mutation of one is kept only where its text, read back as a server reads that
  * parameter (a number, a boolean, the text), still breaks the rule: `12345` for a string is no mutation. A path
@@ -16,10 +16,17 @@ import type { BrokenRule } from "../core/exchange.ts";
 import { parsePointer } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { BodySchema } from "./_internals/body-schema.ts";
+import { UnsatisfiableSchema } from "./_internals/bounded-filter.ts";
 import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
 import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
-import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
+import {
+  type ParameterPart,
+  parameterText,
+  requestSchemaOfOperation,
+  textConforms,
+  travelsAsIs,
+} from "./_internals/request-schema.ts";
 import { type CaseMeta, type Generated, type Mutation, mutationsOf, negative } from "./case-meta.ts";
 import { type Candidate, singleRuleMutators } from "./mutations/index.ts";
 import {
@@ -29,10 +36,12 @@ import {
   toRequest,
 } from "./operation-request.ts";
 
-export type RequestPart = "body" | "query" | "path";
+export type RequestPart = "body" | ParameterPart;
+
+const requestParts: readonly RequestPart[] = ["body", "query", "path", "header", "cookie"];
 
 export interface InvalidOperationRequestConstraints extends OperationRequestConstraints {
-  /** The parts rules may be broken in; default all three. */
+  /** The parts rules may be broken in; default all of them. */
   readonly parts?: readonly RequestPart[];
   /** Rules broken per request: 1 (default), or several independent ones (a range picks a count per request). */
   readonly rules?: number | { readonly min: number; readonly max: number };
@@ -45,7 +54,7 @@ export interface InvalidOperationRequestConstraints extends OperationRequestCons
 
 const partOf = (pointer: string): RequestPart | undefined => {
   const first = parsePointer(pointer)?.[0];
-  return first === "body" || first === "query" || first === "path" ? first : undefined;
+  return requestParts.find((part) => part === first);
 };
 
 /** Whether a candidate breaks a rule where `parts` allow, as the target will receive it. */
@@ -62,24 +71,44 @@ function keeps(parts: readonly RequestPart[], request: BodySchema): (candidate: 
     if (part === "body") return true;
     // `/query` or `/path` itself is no parameter.
     if ((parsePointer(site.pointer)?.length ?? 0) !== 2) return false;
-    if (edit.kind === "remove") return part === "query";
+    if (edit.kind === "remove") return part !== "path";
     if (part === "path" && operator === "null-where-not-nullable") return false;
     const value = edit.value;
     const textual = ["string", "number", "boolean"].includes(typeof value);
-    // An empty path segment is another URL (often the list), not a value refused.
-    if (part === "path" && parameterText(value) === "") return false;
+    // An empty path segment is another URL (often the list), not a value refused; an empty query value may be read
+    // as no value (what removing it breaks, where it is required).
+    if ((part === "path" || part === "query") && parameterText(value) === "") return false;
+    // A header's or cookie's text the wire would change (trimmed, split) or refuse to carry breaks nothing sent.
+    if (!travelsAsIs(part, parameterText(value))) return false;
     return textual && !textConforms(site.schema, parameterText(value));
   };
 }
 
-/** Requests breaking the description of `operation`; an empty arbitrary's filter never passes when none can. */
+/**
+ * Requests breaking the description of `operation`. Where no rule can be broken as asked, no value ever passes its
+ * filter (fast-check then searches without end): a caller that cannot know takes {@link operationRequestInvalidOrNone}.
+ */
 export function operationRequestInvalid(
   spec: ApiSpec,
   operation: OperationInfo,
   constraints: InvalidOperationRequestConstraints = {},
 ): fc.Arbitrary<Generated<OperationRequest>> {
+  return operationRequestInvalidOrNone(spec, operation, constraints).filter(
+    (generated): generated is Generated<OperationRequest> => generated !== undefined,
+  );
+}
+
+/**
+ * {@link operationRequestInvalid}'s values, undefined where the valid request drawn offered no rule to break as asked.
+ * @internal
+ */
+export function operationRequestInvalidOrNone(
+  spec: ApiSpec,
+  operation: OperationInfo,
+  constraints: InvalidOperationRequestConstraints = {},
+): fc.Arbitrary<Generated<OperationRequest> | undefined> {
   const { schema } = requestSchemaOfOperation(spec, operation);
-  const parts = constraints.parts ?? ["body", "query", "path"];
+  const parts = constraints.parts ?? requestParts;
   return fc
     .tuple(
       operationRequestValue(spec, operation, { ...constraints, minimal: false }),
@@ -102,8 +131,7 @@ export function operationRequestInvalid(
           : negative("several-rules", mutations);
       const request = applied.value as Record<string, unknown>;
       return { value: toRequest(request, schema, fixed), meta };
-    })
-    .filter((generated): generated is Generated<OperationRequest> => generated !== undefined);
+    });
 }
 
 /** A pointer into the request (`/body/nodes/0`) as a pointer into its body (`/nodes/0`; `""`: the body). */
@@ -131,12 +159,22 @@ export function brokenRulesOf(meta: CaseMeta): BrokenRule[] {
   });
 }
 
+/** Valid requests drawn by {@link breakableIn} before it gives up on one. */
+const breakableDraws = 4;
+
 /** Whether any rule of `operation` can be broken in `part` (from a sample valid request's candidates). */
 export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: RequestPart): boolean {
   const { schema } = requestSchemaOfOperation(spec, operation);
-  const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed: 1 });
-  return (
-    sample !== undefined &&
-    candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0
-  );
+  // A few draws: one whose schema no drawn value satisfied (a `oneOf` branch) is passed over.
+  for (let seed = 1; seed <= breakableDraws; seed += 1) {
+    try {
+      const [sample] = fc.sample(operationRequestValue(spec, operation, {}), { numRuns: 1, seed });
+      if (sample === undefined) continue;
+      return candidatesOf(schema, sample.value, singleRuleMutators, keeps([part], schema)).length > 0;
+    } catch (error) {
+      if (!(error instanceof UnsatisfiableSchema)) throw error;
+    }
+  }
+  // No valid request to start from: no rule to break in it either.
+  return false;
 }

@@ -1,5 +1,5 @@
 /**
- * `operationRequest`: whole requests (path parameters, query parameters, JSON body) that an operation's
+ * `operationRequest`: whole requests (path, query, header and cookie parameters, JSON body) that an operation's
  * description allows, valid by construction, each with its provenance (`positive`). Path values the caller found
  * in the target's answers are used as given; any other value is drawn from its schema. A `minimal` request sends
  * only what is required (no optional query parameter or body property): what a target must take without relying
@@ -15,16 +15,23 @@ import fc from "fast-check";
 import { pointerOf } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 import type { BodySchema } from "./_internals/body-schema.ts";
+import { UnsatisfiableSchema } from "./_internals/bounded-filter.ts";
 import { type SchemaValueOptions, schemaValue } from "./_internals/builders/schema-value.ts";
 import { conforms } from "./_internals/conforms.ts";
 import { fieldOf } from "./_internals/mutation.ts";
 import { parameterText, requestSchemaOfOperation, textConforms } from "./_internals/request-schema.ts";
 import { type Generated, positive } from "./case-meta.ts";
 
+export { UnsatisfiableSchema };
+
 /** One request to an operation, ready to send: values by parameter name, the body as JSON. */
 export interface OperationRequest {
   readonly path: Readonly<Record<string, string | number>>;
   readonly query: Readonly<Record<string, string | number | boolean>>;
+  /** Header parameters by name, as their text. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Cookie parameters by name, as their text (sent in one `Cookie` header). */
+  readonly cookies: Readonly<Record<string, string>>;
   /** The JSON body; absent when none is sent. */
   readonly body?: unknown;
   /**
@@ -137,7 +144,9 @@ function valueOptions(
 ): SchemaValueOptions {
   return {
     overrides,
-    include: new Set(),
+    // A fuller request sends the body the operation takes, required or not (OpenAPI's default is optional: most
+    // writes of a real description say nothing), so its rules are there to break too.
+    include: new Set(constraints.minimal ? [] : ["/body"]),
     exclude: new Set(constraints.minimal ? optionalPaths(schema) : []),
     nulls: !constraints.minimal,
     extraItems: constraints.minimal ? 0 : 2,
@@ -166,7 +175,7 @@ function optionalPaths(schema: BodySchema, path = "", depth = 0): string[] {
   });
 }
 
-/** `{path, query, body}` as a request: parameters as URL text, free-text fields named. */
+/** `{path, query, header, cookie, body}` as a request: parameters as text, free-text fields named. */
 export function toRequest(
   value: Record<string, unknown>,
   schema: BodySchema,
@@ -179,9 +188,13 @@ export function toRequest(
         typeof item === "number" || typeof item === "boolean" ? item : parameterText(item),
       ]),
     );
+  const asText = (part: unknown) =>
+    Object.fromEntries(Object.entries(text(part)).map(([name, item]) => [name, String(item)]));
   return {
     path: text(value.path) as Record<string, string | number>,
     query: text(value.query) as Record<string, string | number | boolean>,
+    headers: asText(value.header),
+    cookies: asText(value.cookie),
     ...(Object.hasOwn(value, "body") ? { body: value.body } : {}),
     unpinned: unpinnedFields(schema, value, fixed),
   };
@@ -203,6 +216,14 @@ function unpinnedFields(schema: BodySchema, value: unknown, fixed: ReadonlySet<s
   const found: string[] = [];
   const visit = (node: BodySchema, item: unknown, tokens: string[], schemaPath: string, depth: number) => {
     if (depth > 16 || fixed.has(schemaPath)) return;
+    if (node.anyOf && node.anyOf.length > 0) {
+      // The branch the value was drawn from (the first it fits) holds its fields' schemas.
+      const { anyOf, oneOf: _oneOf, ...around } = node;
+      const branches = anyOf.map((branch) => ({ ...around, ...branch }));
+      const branch = branches.find((candidate) => conforms(candidate, item)) ?? branches[0]!;
+      visit(branch, item, tokens, schemaPath, depth + 1);
+      return;
+    }
     const reference = isReference(tokens.at(-1)) && (typeof item === "string" || typeof item === "number");
     if (((typeof item === "string" && isDrawnText(node)) || reference) && tokens.length > 1) {
       const [part, ...rest] = tokens;

@@ -16,12 +16,13 @@ import {
   type OperationRequest,
   operationRequest,
   pathValueFits,
+  UnsatisfiableSchema,
   unbuildableRequest,
 } from "../generators/operation-request.ts";
 import {
   breakableIn,
   brokenRulesOf,
-  operationRequestInvalid,
+  operationRequestInvalidOrNone,
   type RequestPart,
 } from "../generators/operation-request-invalid.ts";
 import { requestSchemaOf } from "../generators/request-body.ts";
@@ -111,17 +112,41 @@ function seedOf(t: CaseContext, operation: OperationInfo, salt: number): number 
   return hash;
 }
 
-function one<T>(arbitrary: fc.Arbitrary<T>, seed: number): T {
-  return fc.sample(arbitrary, { numRuns: 1, seed })[0]!;
+/**
+ * One value of `arbitrary` (the first draw that satisfies the description), or undefined (logged, naming the
+ * schema) when none does: a schema no drawn value fits is the description's puzzle, not a reason to stop the run.
+ */
+function drawOne<T>(t: CaseContext, operation: OperationInfo, arbitrary: fc.Arbitrary<T>, seed: number) {
+  return firstOf(t, operation, arbitrary, seed, invalidTries);
 }
 
-/** One value, or undefined when the arbitrary's filter lets none through (no rule of that kind to break). */
-function oneIfAny<T>(arbitrary: fc.Arbitrary<T>, seed: number): T | undefined {
-  try {
-    return one(arbitrary, seed);
-  } catch {
-    return undefined;
+/** Valid requests drawn before an operation whose rules cannot be broken as asked is given up. */
+const invalidTries = 8;
+
+/**
+ * The first of a few draws that is a value, or undefined when none is (no rule of that kind to break there). A
+ * draw whose schema no drawn value satisfied is passed over (another draw may take another `oneOf` branch); when
+ * every draw was, the log names the schema.
+ */
+function firstOf<T>(
+  t: CaseContext,
+  operation: OperationInfo,
+  arbitrary: fc.Arbitrary<T | undefined>,
+  seed: number,
+  draws = invalidTries,
+): T | undefined {
+  let unsatisfied: UnsatisfiableSchema | undefined;
+  for (let draw = 0; draw < draws; draw += 1) {
+    try {
+      const [value] = fc.sample(arbitrary, { numRuns: 1, seed: seed + draw });
+      if (value !== undefined) return value;
+    } catch (error) {
+      if (!(error instanceof UnsatisfiableSchema)) throw error;
+      unsatisfied = error;
+    }
   }
+  if (unsatisfied) t.log(`${operation.operationId}: ${unsatisfied.message}`);
+  return undefined;
 }
 
 /** The path of `operation` with values by name. */
@@ -140,11 +165,33 @@ function breaksLine(broken: readonly BrokenRule[]): string {
     .join("; ");
 }
 
+/**
+ * What to accept from an operation whose successful answers are not JSON (a CSV, a PDF, a YAML kubeconfig): their
+ * media types, JSON last for its errors. Undefined where JSON answers (the client's default asks for it).
+ */
+export function acceptOf(operation: OperationInfo): string | undefined {
+  const types = new Set(
+    operation.responses
+      .filter((response) => response.status.startsWith("2"))
+      .flatMap((response) => response.contentTypes),
+  );
+  if (types.size === 0 || [...types].some((type) => /[/+]json\b/i.test(type))) return undefined;
+  return [...types, "application/json;q=0.5"].join(", ");
+}
+
 /** Sends one generated request with its intent; negative ones say what they break. */
 function send(t: CaseContext, operation: OperationInfo, request: OperationRequest, intent: RequestIntent) {
   const broken = intent.broken ?? [];
+  const cookies = Object.entries(request.cookies).map(([name, value]) => `${name}=${value}`);
+  const accept = acceptOf(operation);
+  const headers = {
+    ...request.headers,
+    ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}),
+    ...(accept ? { accept } : {}),
+  };
   return t.api.request(operation.method.toUpperCase(), pathWith(operation, request.path), {
     query: request.query,
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
     ...(request.body === undefined ? {} : { json: request.body }),
     ...(broken.length > 0 ? { breaks: breaksLine(broken) } : {}),
     intent,
@@ -186,11 +233,29 @@ export function foundBodyValues(
   return found;
 }
 
-/** A value no target holds for path parameter `name` (a number where the parameter takes integers). */
-function unknownPathValue(operation: OperationInfo, name: string): PathValue {
+/** The seed of a path value drawn where the usual unknown value does not fit: the same value on every run. */
+const unknownSeed = 987_654_321;
+
+/**
+ * A value no target holds for path parameter `name` (a number where the parameter takes integers), that fits its
+ * schema: where the usual one does not (a `uuid`, a pattern), one drawn from the schema, which no target holds
+ * but by chance (a target refusing `conform-unknown-0` for a uuid is right to).
+ */
+export function unknownPathValue(spec: ApiSpec, operation: OperationInfo, name: string): PathValue {
   const parameter = operation.parameters.find((entry) => entry.in === "path" && entry.name === name);
-  const unknown = unknownValue(parameter?.schema);
-  return /^\d+$/.test(unknown) ? Number(unknown) : unknown;
+  const text = unknownValue(parameter?.schema);
+  const unknown = /^\d+$/.test(text) ? Number(text) : text;
+  if (pathValueFits(spec, operation, name, unknown)) return unknown;
+  try {
+    const [drawn] = fc.sample(operationRequest(spec, operation, { minimal: true }), {
+      numRuns: 1,
+      seed: unknownSeed,
+    });
+    return drawn?.value.path[name] ?? unknown;
+  } catch (error) {
+    if (error instanceof UnsatisfiableSchema) return unknown;
+    throw error;
+  }
 }
 
 function notRequested(operation: OperationInfo, kind: OperationKind, why: string): OperationOutcome {
@@ -217,7 +282,7 @@ function prepare(t: CaseContext, operation: OperationInfo, harvest: PathHarvest)
   const pathValues = { ...found.values };
   for (const name of found.missing) {
     if (kind === "read") continue;
-    pathValues[name] = unknownPathValue(operation, name);
+    pathValues[name] = unknownPathValue(t.spec, operation, name);
   }
   if (found.missing.length > 0) {
     const how =
@@ -325,11 +390,11 @@ export async function probeWrite(t: CaseContext, operation: OperationInfo): Prom
   if (unbuildable) return notRequested(operation, kind, unbuildable);
   const pathValues: Record<string, PathValue> = {};
   for (const name of names) {
-    pathValues[name] = unknownPathValue(operation, name);
+    pathValues[name] = unknownPathValue(t.spec, operation, name);
   }
   const prepared: Prepared = { operation, found: {}, kind, pathValues, drawn: names, remove: undefined };
   const sent = await sendInvalid(t, prepared, new PathHarvest(), {
-    parts: ["body", "query"],
+    parts: ["body", "query", "header", "cookie"],
     wholeBodyOnly: names.length === 0,
   });
   const negative = sent.map(({ response, parts }) => ({ status: response.status, parts }));
@@ -378,14 +443,20 @@ async function sendValid(
     found: prepared.found,
     label: () => t.label(operation.operationId.slice(0, 12)),
   };
-  const minimal = one(
+  const minimal = drawOne(
+    t,
+    operation,
     operationRequest(t.spec, operation, { ...constraints, minimal: true }),
     seedOf(t, operation, 1),
   );
-  const full = one(operationRequest(t.spec, operation, constraints), seedOf(t, operation, 2));
+  const fuller = !minimalOnly && kind !== "delete";
+  const full = fuller
+    ? drawOne(t, operation, operationRequest(t.spec, operation, constraints), seedOf(t, operation, 2))
+    : undefined;
   const same =
-    JSON.stringify({ ...full.value, unpinned: [] }) === JSON.stringify({ ...minimal.value, unpinned: [] });
-  const requests = same || minimalOnly || kind === "delete" ? [minimal] : [minimal, full];
+    minimal !== undefined &&
+    JSON.stringify({ ...full?.value, unpinned: [] }) === JSON.stringify({ ...minimal.value, unpinned: [] });
+  const requests = [minimal, same ? undefined : full].filter((request) => request !== undefined);
   const responses: LiveResponse[] = [];
   for (const generated of requests) {
     const intent: RequestIntent = {
@@ -436,7 +507,7 @@ async function sendInvalid(
   only: { parts?: readonly RequestPart[]; wholeBodyOnly?: boolean } = {},
 ): Promise<{ response: LiveResponse; parts: RequestPart[] }[]> {
   const { operation } = prepared;
-  const breakable = (only.parts ?? (["body", "query", "path"] as const)).filter((part) =>
+  const breakable = (only.parts ?? (["body", "query", "path", "header", "cookie"] as const)).filter((part) =>
     breakableIn(t.spec, operation, part),
   );
   if (breakable.length === 0) {
@@ -454,13 +525,13 @@ async function sendInvalid(
   }
   const sent: { response: LiveResponse; parts: RequestPart[] }[] = [];
   for (const [index, plan] of plans.entries()) {
-    const arbitrary = operationRequestInvalid(t.spec, operation, {
+    const arbitrary = operationRequestInvalidOrNone(t.spec, operation, {
       pathValues: prepared.pathValues,
       found: prepared.found,
       ...plan,
       ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
     });
-    const generated = oneIfAny(arbitrary, seedOf(t, operation, 10 + index));
+    const generated = firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index));
     if (generated === undefined) continue;
     const broken = brokenRulesOf(generated.meta);
     // "Several at once" where only one rule could be broken repeats a single-rule request: not sent.

@@ -2,14 +2,14 @@
  * HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) out and in. Out: every exchange of a run or a proxy
  * session, as recorded (already redacted), written as it comes (`HarWriter`, a listener of `exchange` events), so
  * a long session holds no entries in memory. In: a HAR file's entries as observed exchanges, in the file's order.
- * conform's own fields are `_conform` (exchange id, operation, what a deliberately invalid request breaks, a
- * transport error).
+ * conform's own fields are `_conform` (exchange id, operation, what a deliberately invalid request breaks, the
+ * generic layer's intent, a transport error); read back, the intent lets `verify` judge as the run did.
  * @module
  */
 import { createWriteStream, openSync, type WriteStream } from "node:fs";
 import { ConfigError } from "../core/errors.ts";
 import type { RunEvent } from "../core/events.ts";
-import type { Exchange } from "../core/exchange.ts";
+import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import type { ObservedExchange } from "./record.ts";
 
 interface HarHeader {
@@ -144,6 +144,19 @@ function headersOf(list: unknown): Record<string, string> {
   return out;
 }
 
+/** A recorded intent as the generic checks read it (its shape checked: a HAR may come from anywhere). */
+function intentOf(value: unknown): RequestIntent | undefined {
+  if (!isObject(value) || typeof value.operationId !== "string" || typeof value.scenario !== "string")
+    return undefined;
+  if (value.mode === "positive") return value as unknown as RequestIntent;
+  const broken = value.broken;
+  const rulesRead =
+    Array.isArray(broken) &&
+    broken.length > 0 &&
+    broken.every((rule) => isObject(rule) && typeof rule.in === "string" && typeof rule.rule === "string");
+  return value.mode === "negative" && rulesRead ? (value as unknown as RequestIntent) : undefined;
+}
+
 /** Is this parsed JSON a HAR log? */
 export function isHar(value: unknown): boolean {
   return isObject(value) && isObject(value.log) && Array.isArray(value.log.entries);
@@ -169,6 +182,7 @@ export function readHar(value: unknown): ObservedExchange[] {
     if (content.encoding === "base64") body = Buffer.from(body, "base64").toString("utf8");
     const status = typeof response?.status === "number" ? response.status : 0;
     const error = isObject(own.error) ? (own.error as { code: string; message: string }) : undefined;
+    const intent = intentOf(own.intent);
     return {
       method: String(request.method ?? "GET"),
       url: String(request.url ?? ""),
@@ -181,6 +195,7 @@ export function readHar(value: unknown): ObservedExchange[] {
       headersMs: wait,
       totalMs: time,
       ...(typeof own.breaks === "string" ? { breaks: own.breaks } : {}),
+      ...(intent ? { intent } : {}),
     };
   });
 }

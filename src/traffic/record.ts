@@ -6,7 +6,7 @@
  * @module
  */
 import type { RecordingGaps } from "../checks/types.ts";
-import type { Exchange } from "../core/exchange.ts";
+import type { Exchange, RequestIntent } from "../core/exchange.ts";
 import { recordAnswer, recordRequest } from "../core/recorder.ts";
 import { SecretValues } from "../core/redact.ts";
 import { recordHeaders } from "../core/redaction-policy.ts";
@@ -36,6 +36,8 @@ export interface ObservedExchange {
   readonly measured?: false;
   /** Set when the recording said so (a HAR of conform's own run). */
   readonly breaks?: string;
+  /** The generic layer's intent, when the recording kept it (a HAR of conform's own run). */
+  readonly intent?: RequestIntent;
   /** What the recording it comes from may lack (shared by the exchanges of one file). */
   readonly recording?: RecordingGaps;
 }
@@ -118,6 +120,7 @@ export class ExchangeRecorder {
         headers: observed.requestHeaders,
         body,
         breaks: observed.breaks,
+        intent: observed.intent,
       },
       this.secrets,
     );

@@ -131,7 +131,9 @@ export class TrafficSession {
     const { bus } = this.#input;
     source.exchanges += 1;
     bus.emit({ type: "exchange", suiteId: sourceId, caseId: trafficCaseId, exchange });
-    if (exchange.response && !exchange.operationId) {
+    // A request with the generic layer's intent is judged as the run judged it, even where its broken path value
+    // matches no template (`/volumes/not-of-this-type`).
+    if (exchange.response && !exchange.operationId && !exchange.request.intent) {
       source.unmatched += 1;
       const url = new URL(exchange.request.url);
       const key = `${exchange.request.method.toUpperCase()} ${url.pathname}`;

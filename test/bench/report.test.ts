@@ -89,8 +89,38 @@ describe("judgeGoals", () => {
       [6, null],
       [7, null],
       [8, null],
+      [9, null],
     ]);
     expect(goals.find((goal) => goal.section === 4)?.measured).toContain("not yet available");
+  });
+
+  it.each([
+    { perOperation: [4.2, 4.4], met: true },
+    { perOperation: [4.2, 8.4], met: false },
+  ])("section 9 judges the growth of requests per operation $perOperation", ({ perOperation, met }) => {
+    const rows = perOperation.map((requestsPerOperation, index) => ({
+      resources: 28 * (index + 1),
+      operations: 164 * (index + 1),
+      requested: 164 * (index + 1),
+      requests: Math.round(requestsPerOperation * 164 * (index + 1)),
+      refused429: 0,
+      requestsPerOperation,
+      runMs: 60_000,
+      wallMs: 65_000,
+      boundMs: 40_000,
+      overBound: 1.5,
+    }));
+    const genericLayer = {
+      command: "conform run",
+      limit: "250 requests per 5 s window",
+      rows,
+      growth: perOperation[1]! / perOperation[0]!,
+      problems: [],
+    };
+    const goal = judgeGoals({ ...base, genericLayer }).find((entry) => entry.section === 9);
+    expect(goal?.met).toBe(met);
+    expect(goal?.measured).toContain("run / rate-limit bound at most 1.50");
+    expect(renderReport({ ...base, genericLayer, goals: [] })).toContain("9. Generic layer");
   });
 
   it("misses what the figures miss: a cold load over 2 s even when warm is under, a low ratio, a slow run", () => {

@@ -1,7 +1,19 @@
-/** What an operation does by its method and path, and the order the generic layer sends them in. */
+/**
+ * What an operation does by its method and path, the order the generic layer sends them in, and the unknown
+ * resource a write without writes allowed names.
+ */
 import { describe, expect, it } from "vitest";
-import { deleteOperationFor, operationKind, operationOrder } from "../../src/toolkit/operation-requests.ts";
+import { pathValueFits } from "../../src/generators/operation-request.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import {
+  acceptOf,
+  deleteOperationFor,
+  operationKind,
+  operationOrder,
+  unknownPathValue,
+} from "../../src/toolkit/operation-requests.ts";
 import { bundledSpec } from "../helpers/reference.ts";
+import { writeSpec } from "../spec/helpers.ts";
 
 const spec = await bundledSpec();
 const op = (id: string) => spec.operations.byId(id)!;
@@ -39,5 +51,64 @@ describe("operationOrder", () => {
     expect(at("bootComputeInstance")).toBeLessThan(at("deleteNodeBalancerConfigNode"));
     expect(at("deleteNodeBalancerConfigNode")).toBeLessThan(at("deleteNodeBalancerConfig"));
     expect(at("deleteNodeBalancerConfig")).toBeLessThan(at("deleteNodeBalancer"));
+  });
+});
+
+describe("unknownPathValue", () => {
+  const parameter = (name: string, schema: unknown) => ({ name, in: "path", required: true, schema });
+  const file = writeSpec(
+    {
+      openapi: "3.0.3",
+      info: { title: "unknown", version: "1" },
+      paths: {
+        "/things/{uuid}/{id}/{slug}/{code}": {
+          delete: {
+            operationId: "deleteThing",
+            parameters: [
+              parameter("uuid", { type: "string", format: "uuid" }),
+              parameter("id", { type: "integer", maximum: 500 }),
+              parameter("slug", { type: "string" }),
+              parameter("code", { type: "string", pattern: "^[A-Z]{3}$" }),
+            ],
+            responses: { "204": { description: "gone" } },
+          },
+        },
+      },
+    },
+    "unknown.json",
+  );
+
+  it.each(["uuid", "id", "slug", "code"])(
+    "%s: a value its schema allows, the same every time",
+    async (name) => {
+      const unknownSpec = await loadSpec(file);
+      const operation = unknownSpec.operations.byId("deleteThing")!;
+      const value = unknownPathValue(unknownSpec, operation, name);
+      expect(pathValueFits(unknownSpec, operation, name, value), String(value)).toBe(true);
+      expect(unknownPathValue(unknownSpec, operation, name)).toEqual(value);
+    },
+  );
+});
+
+describe("acceptOf", () => {
+  const answering = (contentTypes: string[]) =>
+    ({
+      responses: [
+        { status: "200", description: "", contentTypes, headers: [], hasSchema: false },
+        { status: "404", description: "", contentTypes: ["application/json"], headers: [], hasSchema: true },
+      ],
+    }) as unknown as Parameters<typeof acceptOf>[0];
+
+  it.each([
+    { types: ["text/csv"], accept: "text/csv, application/json;q=0.5" },
+    {
+      types: ["application/pdf", "text/plain"],
+      accept: "application/pdf, text/plain, application/json;q=0.5",
+    },
+    { types: ["application/json", "application/yaml"], accept: undefined },
+    { types: ["application/problem+json"], accept: undefined },
+    { types: [], accept: undefined },
+  ])("a success answered as $types asks for $accept", ({ types, accept }) => {
+    expect(acceptOf(answering(types))).toBe(accept);
   });
 });

@@ -73,6 +73,24 @@ describe("a run's HAR fed to conform verify", () => {
     },
   );
 
+  it("judges the generic layer's requests with the run's intent (valid or invalid), unmatched paths too", async () => {
+    const file = join(dir, "run-generic.har");
+    const har = new HarWriter(file, "test");
+    const run = await runSuites({ suites: ["operations"], faults: ["invalid-body-accepted"] });
+    for (const event of run.events) await har.listener(event);
+    await har.close();
+    expect(run.failedChecks).toContain("invalid-request-refused");
+    const { events, finished } = await verify([file]);
+    const judged = [...failedChecks(events)].filter((id) => !id.startsWith("observed-")).sort();
+    expect(judged).toEqual([...run.failedChecks].filter((id) => !id.startsWith("assert:")).sort());
+    const generic = (all: readonly { checkId: string; id: string; failures: number }[]) =>
+      all
+        .filter((group) => group.checkId.endsWith("-request-refused") || group.checkId.endsWith("-accepted"))
+        .map((group) => `${group.id} ×${group.failures}`)
+        .sort();
+    expect(generic(finished.groups)).toEqual(generic(run.finished.groups));
+  }, 180_000);
+
   it("keeps secrets out of the HAR", async () => {
     const file = join(dir, "secrets.har");
     const har = new HarWriter(file, "test");

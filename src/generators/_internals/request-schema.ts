@@ -1,12 +1,14 @@
 /**
- * An operation's whole request as one object schema, `{path, query, body}`, so that one valid value is one
- * request and the mutators break rules in any part of it (a path parameter, a query parameter, the body) with the
- * same machinery as a body's. Parameters become the properties of `path` (all required) and `query` (required as
- * the description says); the body is the JSON request schema.
+ * An operation's whole request as one object schema, `{path, query, header, cookie, body}`, so that one valid
+ * value is one request and the mutators break rules in any part of it (a parameter, the body) with the same
+ * machinery as a body's. Parameters become the properties of `path` (all required), `query`, `header` and `cookie`
+ * (required as the description says); the body is the JSON request schema. A header or cookie value is text that
+ * travels as it is: visible ASCII, no space at either end (a server trims it), none of a cookie's separators.
+ * `Accept`, `Content-Type` and `Authorization` header parameters are ignored, as OpenAPI says.
  *
- * What cannot be put in a URL as the description wants (an object query parameter, a list of several values, a
- * header or cookie parameter) is left out when optional, and makes the request unbuildable when required: the
- * caller says so rather than send what it cannot vouch for.
+ * What cannot be sent as text as the description wants (an object parameter, a list of several values) is left
+ * out when optional, and makes the request unbuildable when required: the caller says so rather than send what
+ * it cannot vouch for.
  * @module
  * @internal
  */
@@ -16,8 +18,12 @@ import type { ApiSpec, OperationInfo, ParameterInfo } from "../../spec/types.ts"
 import { type BodySchema, type JsonType, requestSchemaOf, resolveBodySchema } from "./body-schema.ts";
 import { conforms } from "./conforms.ts";
 
+/** The parts of a request whose values are parameters, by their `in`. */
+export const parameterParts = ["path", "query", "header", "cookie"] as const;
+export type ParameterPart = (typeof parameterParts)[number];
+
 export interface RequestSchema {
-  /** `{path, query, body?}`; `body` is present when the operation takes a JSON body. */
+  /** `{path, query, header, cookie, body?}`; `body` is present when the operation takes a JSON body. */
   readonly schema: BodySchema;
   /** Why no valid request can be built from the description (a required part it cannot send), if so. */
   readonly unbuildable?: string;
@@ -50,6 +56,21 @@ function segmentSchema(schema: BodySchema): BodySchema {
   };
 }
 
+/**
+ * A query value is never empty: OpenAPI allows `?name=` only with `allowEmptyValue`, and servers read it as absent
+ * (a required parameter then missing). A list sends at least one item, for the same reason.
+ */
+function nonEmpty(schema: BodySchema): BodySchema {
+  const types = schema.types ?? [];
+  return {
+    ...schema,
+    ...(types.includes("string") ? { minLength: Math.max(1, schema.minLength ?? 0) } : {}),
+    ...(types.includes("array") && schema.items
+      ? { minItems: Math.max(1, schema.minItems ?? 0), items: nonEmpty(schema.items) }
+      : {}),
+  };
+}
+
 /** A list parameter sends one item: how several go in a URL (repeated, comma-separated) is not generated. */
 function oneItem(schema: BodySchema): BodySchema {
   return schema.types?.includes("array")
@@ -57,22 +78,51 @@ function oneItem(schema: BodySchema): BodySchema {
     : schema;
 }
 
+/** Text that would not travel as it is in a header (a server trims spaces at its ends) or a cookie. */
+const untravelled: Readonly<Record<"header" | "cookie", string>> = {
+  header: "^[\\t ]|[\\t ]$|[^\\t\\x20-\\x7e]",
+  cookie: '[^\\x21-\\x7e]|[";,\\\\]',
+};
+
+/** Does `text` travel as it is in a parameter of `part`? */
+export function travelsAsIs(part: ParameterPart, text: string): boolean {
+  if (part !== "header" && part !== "cookie") return true;
+  return text !== "" && !new RegExp(untravelled[part]).test(text);
+}
+
+/** A header's or cookie's value: never empty (read as absent), only text that travels as it is. */
+function carriedSchema(schema: BodySchema, part: "header" | "cookie"): BodySchema {
+  const unsafe: BodySchema = { pointer: schema.pointer, types: ["string"], pattern: untravelled[part] };
+  const textual = schema.types === undefined || schema.types.includes("string");
+  if (!textual) return schema;
+  return {
+    ...schema,
+    minLength: Math.max(1, schema.minLength ?? 0),
+    not: schema.not ? { pointer: schema.pointer, anyOf: [schema.not, unsafe] } : unsafe,
+  };
+}
+
+/** Header parameters OpenAPI says to ignore: the client sets them. */
+const ignoredHeaders = new Set(["accept", "content-type", "authorization"]);
+
 const cache = new WeakMap<OperationInfo, RequestSchema>();
 
 /** The request schema of `operation` (cached per operation). */
 export function requestSchemaOfOperation(spec: ApiSpec, operation: OperationInfo): RequestSchema {
   const cached = cache.get(operation);
   if (cached) return cached;
-  const path: BodySchema = { pointer: "#path", types: ["object"], properties: {}, required: [] };
-  const query: BodySchema = { pointer: "#query", types: ["object"], properties: {}, required: [] };
+  const holders = Object.fromEntries(
+    parameterParts.map((part) => [
+      part,
+      { pointer: `#${part}`, types: ["object"], properties: {}, required: [] } as BodySchema,
+    ]),
+  ) as Record<ParameterPart, BodySchema>;
   const leftOut: string[] = [];
   const unbuildable: string[] = [];
   for (const parameter of operation.parameters) {
     const where = `${parameter.in} parameter ${parameter.name}`;
-    if (parameter.in === "header" || parameter.in === "cookie") {
-      (parameter.required ? unbuildable : leftOut).push(
-        `${where}: ${parameter.in} parameters are not generated`,
-      );
+    if (parameter.in === "header" && ignoredHeaders.has(parameter.name.toLowerCase())) {
+      leftOut.push(`${where}: ignored (OpenAPI: the client sets it)`);
       continue;
     }
     const schema = parameterSchema(spec, operation, parameter);
@@ -81,12 +131,17 @@ export function requestSchemaOfOperation(spec: ApiSpec, operation: OperationInfo
       (parameter.required || parameter.in === "path" ? unbuildable : leftOut).push(`${where}: ${why}`);
       continue;
     }
-    const holder = parameter.in === "path" ? path : query;
-    holder.properties![parameter.name] = parameter.in === "path" ? segmentSchema(schema) : oneItem(schema);
+    const holder = holders[parameter.in];
+    holder.properties![parameter.name] =
+      parameter.in === "path"
+        ? segmentSchema(schema)
+        : parameter.in === "query"
+          ? nonEmpty(oneItem(schema))
+          : carriedSchema(oneItem(schema), parameter.in);
     if (parameter.required || parameter.in === "path") holder.required!.push(parameter.name);
   }
-  const properties: Record<string, BodySchema> = { path, query };
-  const required = ["path", "query"];
+  const properties: Record<string, BodySchema> = { ...holders };
+  const required: string[] = [...parameterParts];
   const media = operation.requestBody?.contentTypes ?? [];
   const body = media.includes("application/json") ? requestSchemaOf(spec, operation.operationId) : undefined;
   if (body) {

@@ -12,6 +12,7 @@
  */
 import fc from "fast-check";
 import type { BodySchema, JsonType } from "../body-schema.ts";
+import { boundedFilter } from "../bounded-filter.ts";
 import { codePoints, conforms, numberConforms, patternOf, stringConforms } from "../conforms.ts";
 
 export interface SchemaValueOptions {
@@ -52,7 +53,7 @@ export function schemaValue(
   let arbitrary = baseArbitrary(schema, path, options);
   if (schema.not) {
     const not = schema.not;
-    arbitrary = arbitrary.filter((value) => !conforms(not, value));
+    arbitrary = boundedFilter(arbitrary, (value) => !conforms(not, value), schema.pointer);
   }
   return arbitrary;
 }
@@ -71,7 +72,7 @@ function baseArbitrary(schema: BodySchema, path: string, options: SchemaValueOpt
     const branches = schema.anyOf.map((branch, index) =>
       schemaValue(withoutAlternatives(whole, branch), `${path}/anyOf/${index}`, options),
     );
-    return fc.oneof(...branches).filter((value) => conforms(whole, value));
+    return boundedFilter(fc.oneof(...branches), (value) => conforms(whole, value), whole.pointer);
   }
   const types = (schema.types ?? ["string", "integer", "boolean"]).filter((type) => type !== "null");
   const canBeNull = schema.types?.includes("null") === true;
@@ -176,7 +177,11 @@ function stringValue(schema: BodySchema, options: SchemaValueOptions): fc.Arbitr
       maxLength: schema.maxLength ?? maxLength + 16,
     });
   } else arbitrary = fc.string({ minLength, maxLength });
-  return arbitrary.filter((value) => stringConforms(schema, value) && codePoints(value) >= minLength);
+  return boundedFilter(
+    arbitrary,
+    (value) => stringConforms(schema, value) && codePoints(value) >= minLength,
+    schema.pointer,
+  );
 }
 
 /** Integers when no bound says otherwise stay small and readable. */
@@ -192,6 +197,10 @@ function integerValue(schema: BodySchema): fc.Arbitrary<number> {
   if (!Number.isFinite(min) && !Number.isFinite(max)) [min, max] = [0, span];
   else if (!Number.isFinite(min)) min = max - span;
   else if (!Number.isFinite(max)) max = min + span;
+  // Bounds beyond the safe integers (an int64's 2^63 - 1) are no integers a double holds: fast-check's draw between
+  // them never ends.
+  min = Math.max(min, Number.MIN_SAFE_INTEGER);
+  max = Math.min(max, Number.MAX_SAFE_INTEGER);
   if (schema.multipleOf !== undefined && Number.isInteger(schema.multipleOf) && schema.multipleOf > 0) {
     const step = schema.multipleOf;
     const low = Math.ceil(min / step);
@@ -208,7 +217,7 @@ function numberValue(schema: BodySchema): fc.Arbitrary<number> {
   if (min === undefined && max === undefined) [min, max] = [0, span];
   else if (min === undefined) min = max! - span;
   else if (max === undefined) max = min + span;
-  return fc
+  const drawn = fc
     .double({
       min,
       max,
@@ -217,8 +226,8 @@ function numberValue(schema: BodySchema): fc.Arbitrary<number> {
       minExcluded: schema.exclusiveMinimum !== undefined && schema.minimum === undefined,
       maxExcluded: schema.exclusiveMaximum !== undefined && schema.maximum === undefined,
     })
-    .map((value) => (Object.is(value, -0) ? 0 : value))
-    .filter((value) => numberConforms(schema, value));
+    .map((value) => (Object.is(value, -0) ? 0 : value));
+  return boundedFilter(drawn, (value) => numberConforms(schema, value), schema.pointer);
 }
 
 function arrayValue(schema: BodySchema, path: string, options: SchemaValueOptions): fc.Arbitrary<unknown[]> {
@@ -241,8 +250,13 @@ function objectValue(
   options: SchemaValueOptions,
 ): fc.Arbitrary<Record<string, unknown>> {
   const required = new Set(schema.required ?? []);
-  const names = Object.keys(schema.properties ?? {}).filter((name) => {
-    const property = schema.properties![name]!;
+  // A required property the schema names but never describes takes any value (its absence breaks `required`),
+  // unless no undeclared property is allowed.
+  const properties = { ...schema.properties };
+  if (schema.additionalProperties !== false)
+    for (const name of required) properties[name] ??= { pointer: propertyPath(schema.pointer, name) };
+  const names = Object.keys(properties).filter((name) => {
+    const property = properties[name]!;
     const at = propertyPath(path, name);
     return !property.readOnly && (required.has(name) || !options.exclude.has(at));
   });
@@ -250,7 +264,7 @@ function objectValue(
   const presence: Record<string, fc.Arbitrary<boolean>> = {};
   for (const name of names) {
     const at = propertyPath(path, name);
-    values[name] = schemaValue(schema.properties![name]!, at, options);
+    values[name] = schemaValue(properties[name]!, at, options);
     if (!required.has(name)) presence[name] = options.include.has(at) ? fc.constant(true) : fc.boolean();
   }
   const dependent = schema.dependentRequired ?? {};
