@@ -48,7 +48,9 @@ export const authStatus: CheckDefinition = {
 function invalidTokenReason(context: CheckContext, exchange: AnsweredExchange) {
   const { response } = exchange;
   if (response.truncated) return skipped("the body was cut: the 401's reason cannot be read");
-  const envelope = conventionsOf(context.spec).errorEnvelope;
+  const { errorEnvelope: envelope, otherErrorShape } = conventionsOf(context.spec);
+  if (otherErrorShape)
+    return skipped(`the description's errors are not an array of reasons (${otherErrorShape})`);
   const errors = isObject(response.json) ? response.json[envelope.list] : undefined;
   const reasons = Array.isArray(errors) ? errors.filter(isObject).map((error) => error[envelope.reason]) : [];
   if (reasons.includes(apiFacts.invalidTokenReason)) return passed;

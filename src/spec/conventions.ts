@@ -30,6 +30,12 @@ export interface ApiConventions {
   readonly pageSize: PageSizeBounds;
   /** From the schema of the description's error answers (4xx). */
   readonly errorEnvelope: ErrorEnvelope;
+  /**
+   * Set when the description's 4xx answers have a JSON schema and none is an array-of-errors envelope (another API's
+   * `{id, message}`): what they are instead. Checks of the envelope then skip, saying so: `body-matches-schema`
+   * judges those answers by their own schema.
+   */
+  readonly otherErrorShape: string | undefined;
   /** The request header of a list's filter (the lists' header parameter), else the described `X-Filter`. */
   readonly filterHeader: string;
   /**
@@ -105,7 +111,7 @@ function readConventions(spec: ApiSpec): ApiConventions {
   const lists = operations.filter((operation) => operation.paginated);
   return {
     pageSize: pageSizeOf(lists),
-    errorEnvelope: errorEnvelopeOf(spec, operations),
+    ...errorEnvelopeOf(spec, operations),
     filterHeader: filterHeaderOf(lists),
     documentedHeaders: new Set(
       operations
@@ -147,18 +153,34 @@ function filterHeaderOf(lists: readonly OperationInfo[]): string {
  * The envelope of the first 4xx answer with a JSON schema: its required array property, whose items require one
  * string property (the reason) and declare another optional one (the field).
  */
-function errorEnvelopeOf(spec: ApiSpec, operations: readonly OperationInfo[]): ErrorEnvelope {
+function errorEnvelopeOf(
+  spec: ApiSpec,
+  operations: readonly OperationInfo[],
+): Pick<ApiConventions, "errorEnvelope" | "otherErrorShape"> {
   const document = spec.document;
+  let otherErrorShape: string | undefined;
   for (const operation of operations) {
     if (operation.serverUrl !== undefined) continue;
     for (const response of operation.responses) {
       if (!/^4/.test(response.status) || !response.hasSchema) continue;
       const schema = schemaOfResponse(document, operation, response.status);
       const found = envelopeOfSchema(document, schema);
-      if (found) return found;
+      if (found) return { errorEnvelope: found, otherErrorShape: undefined };
+      otherErrorShape ??= shapeOfSchema(document, schema, `${operation.operationId} ${response.status}`);
     }
   }
-  return describedErrorEnvelope;
+  // A description that shows no error schema at all is judged by the envelope this API describes.
+  return { errorEnvelope: describedErrorEnvelope, otherErrorShape };
+}
+
+/** `getThings 404 answers {id, message}`: an error schema that is not an envelope, named by its properties. */
+function shapeOfSchema(document: unknown, schema: unknown, where: string): string | undefined {
+  if (!isObject(schema)) return undefined;
+  const properties = deref(document, schema.properties);
+  const names = isObject(properties) ? Object.keys(properties) : [];
+  return names.length > 0
+    ? `${where} answers {${names.join(", ")}}`
+    : `${where} answers a schema without properties`;
 }
 
 function schemaOfResponse(document: unknown, operation: OperationInfo, status: string): unknown {

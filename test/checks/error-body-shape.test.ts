@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorBodyShape, errorEnvelopeProblems } from "../../src/checks/error-body-shape.ts";
+import { tinyDescription } from "../helpers/descriptions.ts";
 import {
   context,
   exchange,
@@ -164,5 +165,39 @@ describe("error-body-shape", () => {
     expect(errorEnvelopeProblems(body, { list: "problems", reason: "message", field: "pointer" })).toEqual(
       problems,
     );
+  });
+
+  it("skips, naming what they are instead, where the description's errors are another API's {id, message}", async () => {
+    const spec = await tinyDescription({
+      "/things/{id}": {
+        get: {
+          operationId: "getThing",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "ok" },
+            "404": {
+              description: "absent",
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: { id: { type: "string" }, message: { type: "string" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    const outcome = errorBodyShape.check(
+      context({ spec, operation: spec.operations.byId("getThing") }),
+      exchange({ status: 404, json: { id: "not_found", message: "The resource was not found." } }),
+      undefined,
+    );
+    expect(outcome).toEqual({
+      status: "skipped",
+      reason: "the description's errors are not an array of errors (getThing 404 answers {id, message})",
+    });
   });
 });

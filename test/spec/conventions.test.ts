@@ -93,6 +93,22 @@ describe("conventions read from the description", () => {
     expect(conventions.documentedHeaders.size).toBe(0);
   });
 
+  it.each([
+    ["an envelope of its own", problems, undefined],
+    [
+      "another API's errors",
+      { type: "object", properties: { id: { type: "string" }, message: { type: "string" } } },
+      "getThings 400 answers {id, message}",
+    ],
+    ["a schema without properties", { type: "object" }, "getThings 400 answers a schema without properties"],
+  ])("an edition whose 400 is %s: otherErrorShape says what it is instead", async (_name, error, other) => {
+    expect(conventionsOf(await loadSpec(description(undefined, error))).otherErrorShape).toBe(other);
+  });
+
+  it("the bundled description's errors are its envelope", async () => {
+    expect(conventionsOf(await loadSpec(bundledSpecPath)).otherErrorShape).toBeUndefined();
+  });
+
   it("documents the headers an edition declares", async () => {
     const spec = await loadSpec(
       description(undefined, problems, { "X-Spec-Version": { schema: { type: "string" } } }),
