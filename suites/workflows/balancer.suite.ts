@@ -34,6 +34,10 @@ import {
 } from "../../src/index.ts";
 import { quickChecks } from "./support/quick-checks.ts";
 
+/** The creates of what the workflows make; each one's delete is its resource's, found in the description. */
+const balancers = "createNodeBalancer";
+const profiles = "createNodeBalancerConfig";
+
 /** What the workflows hand on: the load balancer and its address (workflow 1), the profile (2), HTTPS's certificate (6). */
 const balancerId = sharedKey<number>("balancer", { what: "the load balancer", from: "create-balancer" });
 const balancerIpv4 = sharedKey<string>("balancer-ipv4", {
@@ -99,12 +103,10 @@ export default defineSuite({
       id: "create-balancer",
       title: "Workflow 1: a load balancer created in a region that offers them has no configuration profiles",
       run: async (t) => {
-        const region = await chooseRegion(t, ["balancers"], "createNodeBalancer");
+        const region = await chooseRegion(t, ["balancers"], balancers);
         const label = t.label("balancer");
         const json = { region, label, client_conn_throttle: 0 };
-        const { response: created, id } = await createRegistered(t, "createNodeBalancer", "load balancer", {
-          json,
-        });
+        const { response: created, id } = await createRegistered(t, balancers, "load balancer", { json });
         expectSuccess(t, "the load balancer is created", created);
         if (id === undefined)
           return void t.expect("the created load balancer has an integer id", false, {
@@ -132,10 +134,7 @@ export default defineSuite({
       run: async (t) => {
         const params = [t.needs(balancerId)];
         const json = { label: t.label("http"), port: 80, protocol: "http", ...quickChecks };
-        const { response: created, id } = await createRegistered(t, "createNodeBalancerConfig", "profile", {
-          params,
-          json,
-        });
+        const { response: created, id } = await createRegistered(t, profiles, "profile", { params, json });
         expectSuccess(t, "the profile is created", created);
         if (
           !t.expect("the profile is returned with its id", id !== undefined, { actual: created.json }) ||
@@ -154,15 +153,10 @@ export default defineSuite({
         });
 
         const again = { label: t.label("http-again"), port: 80, protocol: "http", check: "connection" };
-        const { response: second } = await createRegistered(
-          t,
-          "createNodeBalancerConfig",
-          "profile (second on port 80)",
-          {
-            params,
-            json: again,
-          },
-        );
+        const { response: second } = await createRegistered(t, profiles, "profile (second on port 80)", {
+          params,
+          json: again,
+        });
         expectRefusal(t, "a second profile on port 80", second, "port");
       },
     },
@@ -227,15 +221,10 @@ export default defineSuite({
         const removed = await call(t, "deleteNodeBalancerConfig", { params });
         expectSuccess(t, "the switched profile is deleted", removed);
         const direct = { label: t.label("https"), check: "connection", ...https(fresh) };
-        const { response: created } = await createRegistered(
-          t,
-          "createNodeBalancerConfig",
-          "profile (https)",
-          {
-            params: [params[0]],
-            json: direct,
-          },
-        );
+        const { response: created } = await createRegistered(t, profiles, "profile (https)", {
+          params: [params[0]],
+          json: direct,
+        });
         expectSuccess(t, "a profile created directly as https on 443 is accepted", created);
         expectHttps(t, "the https profile", created);
         expectNoEcho(t, "the https profile", created, fresh);
