@@ -19,6 +19,7 @@ import {
   type Ids,
   itemWithId,
   listAll,
+  type MadeValue,
   makeAncestors,
   type RefusedCreate,
 } from "./lifecycle.ts";
@@ -28,11 +29,16 @@ import { registerMade } from "./resources.ts";
 const is2xx = (response: LiveResponse) => response.status >= 200 && response.status <= 299;
 
 /**
- * Runs the lifecycle of `resource` (see the module's comment). Answers whether the chain went through to the delete
- * (false when it stopped early: nothing made, or a target that keeps nothing).
+ * Runs the lifecycle of `resource` (see the module's comment), its bodies taking the values `madeValues` make.
+ * Answers whether the chain went through to the delete (false when it stopped early: nothing made, or a target that
+ * keeps nothing).
  */
-export async function runLifecycle(t: CaseContext, resource: Resource): Promise<boolean> {
-  const chain = new Chain(t, resource);
+export async function runLifecycle(
+  t: CaseContext,
+  resource: Resource,
+  madeValues: readonly MadeValue[] = [],
+): Promise<boolean> {
+  const chain = new Chain(t, resource, madeValues);
   try {
     return await chainSteps(chain);
   } finally {

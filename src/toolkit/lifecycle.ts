@@ -41,6 +41,26 @@ export interface ChainItem {
   readonly response: LiveResponse;
 }
 
+/**
+ * A body value the description does not say how to get, that the run can make (on this API a back-end node's
+ * `address` is the private address of one of the account's instances in its load balancer's region): given to
+ * {@link Chain} by the suite that knows it, and sent by every valid request of the operations it is for.
+ */
+export interface MadeValue {
+  /** The top-level body property it fills. */
+  readonly field: string;
+  /** The operations (creates, updates) whose body takes it, by operationId. */
+  readonly for: readonly string[];
+  /**
+   * The value for a request to `operation` at `ids` (its path values: the ids of what it lives under), anything
+   * made for it on the cleanup ledger; undefined when it cannot be made (a drawn value is sent instead).
+   */
+  readonly make: (
+    t: CaseContext,
+    at: { readonly operation: OperationInfo; readonly ids: Ids },
+  ) => Promise<unknown>;
+}
+
 /** The bodies a valid request is tried with, in order: `true` for a minimal one. */
 const attempts = [false, false, true, true, true] as const;
 
@@ -70,9 +90,23 @@ export class Chain {
   /** The 4xx that refused every valid body of the last create that made nothing, if that is why. */
   lastRefusal: LiveResponse | undefined;
 
-  constructor(t: CaseContext, resource: Resource) {
+  readonly #madeValues: readonly MadeValue[];
+
+  constructor(t: CaseContext, resource: Resource, madeValues: readonly MadeValue[] = []) {
     this.t = t;
     this.resource = resource;
+    this.#madeValues = madeValues;
+  }
+
+  /** Values the target holds for `operation`'s body properties, and those made for it at `ids`. */
+  async found(operation: OperationInfo, ids: Ids): Promise<Record<string, unknown[]>> {
+    const found = await heldValues(this.t, operation);
+    for (const made of this.#madeValues) {
+      if (!made.for.includes(operation.operationId)) continue;
+      const value = await made.make(this.t, { operation, ids });
+      if (value !== undefined) found[made.field] = [value];
+    }
+    return found;
   }
 
   async send(why: string, method: string, path: string, options: RequestOptions = {}): Promise<LiveResponse> {
@@ -137,7 +171,7 @@ export class Chain {
 
   /** A valid request for `operation` at `ids` (a fresh one each call), with values the target holds. */
   async validRequest(operation: OperationInfo, ids: Ids, minimal: boolean) {
-    const found = await heldValues(this.t, operation);
+    const found = await this.found(operation, ids);
     const arbitrary = operationRequest(this.t.spec, operation, {
       pathValues: ids,
       found,
@@ -192,7 +226,7 @@ export class Chain {
    */
   async absentReference(ids: Ids): Promise<RefusedCreate | undefined> {
     const create = this.resource.create!;
-    const found = await heldValues(this.t, create);
+    const found = await this.found(create, ids);
     for (const [name, held] of Object.entries(found)) {
       const rest = Object.fromEntries(Object.entries(found).filter(([other]) => other !== name));
       for (const minimal of [true, false]) {
@@ -218,7 +252,7 @@ export class Chain {
   /** An invalid create body (one rule broken in it), or undefined when its description constrains nothing. */
   async invalidCreate(ids: Ids): Promise<{ body: unknown; broken: readonly BrokenRule[] } | undefined> {
     const create = this.resource.create!;
-    const found = await heldValues(this.t, create);
+    const found = await this.found(create, ids);
     const arbitrary = operationRequestInvalid(this.t.spec, create, {
       pathValues: ids,
       found,

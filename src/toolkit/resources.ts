@@ -117,22 +117,62 @@ export interface Created {
   readonly id: number | undefined;
 }
 
-/** The operationIds of what creates a kind of resource and what deletes one (its path: the same, then the id). */
-export type CreateDelete = readonly [create: string, remove: string];
+/** A create and the delete of what it makes, and the resource of the description they belong to. */
+export interface CreateDelete {
+  readonly create: OperationInfo;
+  readonly remove: OperationInfo;
+  readonly resource: Resource;
+}
 
 /**
- * Calls the create operation of `operations` and registers what it created for deletion through the delete one,
- * whose path takes the same parameters and then the new id. Both are looked up first: nothing is created that the
- * run could not delete (the case is skipped when the description lacks either).
+ * The resource `operationId` belongs to (its create, read, update, delete, list or an action), as `resourcesOf`
+ * derives it from the description: what a suite reaches its delete, read and list through. The case is skipped
+ * when the description lacks the operation or it belongs to no resource.
+ */
+export function resourceOf(t: CaseContext, operationId: string): Resource {
+  const operation = requireOperation(t, operationId);
+  const resource = resourceOfOperation(t.spec, operation);
+  return resource ?? t.skip(`the description shows no resource that ${operationId} belongs to`);
+}
+
+/**
+ * The create `createId` and the delete of the resource it creates, found in the description (`aliasOf`: the
+ * resource's own create, when `createId` is another way to make one, such as a deprecated alias path). The case
+ * is skipped when either is missing: nothing is created that the run could not delete.
+ */
+export function requireCreateDelete(t: CaseContext, createId: string, aliasOf = createId): CreateDelete {
+  const create = requireOperation(t, createId);
+  const resource = resourceOf(t, aliasOf);
+  if (resource.create?.operationId !== aliasOf) {
+    const by = resource.create?.operationId ?? "no operation";
+    return t.skip(`the description's ${resource.name} is created by ${by}, not ${aliasOf}`);
+  }
+  const remove =
+    resource.delete ??
+    t.skip(
+      `the description has no delete for ${resource.name}: ${createId} would make what the run could not delete`,
+    );
+  return { create, remove, resource };
+}
+
+export interface CreateOptions extends CallOptions {
+  /** The resource's own create, when the one called is another way to make one (a deprecated alias path). */
+  readonly aliasOf?: string;
+}
+
+/**
+ * Calls the create `createId` and registers what it created for deletion through its resource's delete (see
+ * {@link requireCreateDelete}), whose path takes the same parameters and then the new id. Both are looked up first.
  */
 export async function createRegistered(
   t: CaseContext,
-  [createId, deleteId]: CreateDelete,
+  createId: string,
   what: string,
-  options: CallOptions = {},
+  options: CreateOptions = {},
 ): Promise<Created> {
-  const remove = requireOperation(t, deleteId);
-  const response = await call(t, createId, options);
+  const { aliasOf, ...request } = options;
+  const { remove } = requireCreateDelete(t, createId, aliasOf);
+  const response = await call(t, createId, request);
   const label = labelOf(options.json);
   return { response, id: registerCreated(t, response, what, remove, options.params, label) };
 }

@@ -3,9 +3,11 @@
  * description alone (`resourcesOf`): create, read back, in the list and found by a filter, update kept, a child
  * under it only, delete, then gone everywhere (read, list, second delete, update: 404), a new id after it, and a
  * refused create leaving nothing. Each step is its own assertion named `<resource>: <step>`, showing the chain as
- * numbered steps; a target that keeps nothing it is given is said once per resource.
+ * numbered steps; a target that keeps nothing it is given is said once per resource. Values the description does
+ * not say how to get (a back-end node's address) come from `support/lifecycle-values.ts`.
  */
 import { defineSuite, lifecycleResources, runLifecycle } from "../../src/index.ts";
+import { lifecycleValues } from "./support/lifecycle-values.ts";
 
 export default defineSuite({
   id: "lifecycles",
@@ -28,7 +30,7 @@ export default defineSuite({
         let first: unknown;
         for (const resource of resources) {
           try {
-            if (await runLifecycle(t, resource)) through += 1;
+            if (await runLifecycle(t, resource, lifecycleValues)) through += 1;
           } catch (error) {
             // One resource's trouble (a request conform could not build, a connection cut) does not stop the
             // others; the first is raised at the end, so the case still errors with its code.

@@ -31,14 +31,11 @@ import {
 import {
   type AddNode,
   balancerHost,
-  balancerOps,
   expectNodeRefusals,
   type Instance,
-  instanceOps,
   type Node,
-  nodeOps,
+  nodeCreate,
   nodesStatus,
-  profileOps,
   requestsThrough,
   runningInstances,
   type Setup,
@@ -75,12 +72,12 @@ export default defineSuite({
       title:
         "A load balancer in a region that offers instances too, with a profile on port 80 checking connection",
       run: async (t) => {
-        const region = await chooseRegion(t, ["balancers", "instances"], balancerOps[0]);
+        const region = await chooseRegion(t, ["balancers", "instances"], "createNodeBalancer");
         const json = { region, label: t.label("backends"), client_conn_throttle: 0 };
-        const balancer = await createRegistered(t, balancerOps, "load balancer", { json });
+        const balancer = await createRegistered(t, "createNodeBalancer", "load balancer", { json });
         if (!expectCreated(t, "the load balancer is created", balancer)) return;
         const web = { label: t.label("web"), port: 80, protocol: "http", ...quickChecks };
-        const profile = await createRegistered(t, profileOps, "profile", {
+        const profile = await createRegistered(t, "createNodeBalancerConfig", "profile", {
           params: [balancer.id],
           json: web,
         });
@@ -107,7 +104,7 @@ export default defineSuite({
       tags: ["costly"],
       run: async (t) => {
         const setup = t.needs(setupKey);
-        const type = await chooseType(t, undefined, instanceOps[0]);
+        const type = await chooseType(t, undefined, "createComputeInstance");
         t.shared.set(typeKey, type);
         const instances = await runningInstances(t, setup.region, type);
         if (instances) t.shared.set(instancesKey, instances);
@@ -122,10 +119,11 @@ export default defineSuite({
         const setup = t.needs(setupKey);
         const instances = t.needs(instancesKey);
         const driver = listenDriver(t);
-        const addNode: AddNode = (what, json, operations = nodeOps, breaks) =>
-          createRegistered(t, operations, what, {
+        const addNode: AddNode = (what, json, { breaks, through = nodeCreate } = {}) =>
+          createRegistered(t, through, what, {
             params: setup.profile,
             json,
+            aliasOf: nodeCreate,
             ...(breaks ? { breaks } : {}),
           });
         const nodes: Node[] = [];

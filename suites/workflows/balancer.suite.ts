@@ -10,7 +10,6 @@
 
 import {
   type CaseContext,
-  type CreateDelete,
   call,
   chooseRegion,
   createdId,
@@ -35,8 +34,9 @@ import {
 } from "../../src/index.ts";
 import { quickChecks } from "./support/quick-checks.ts";
 
-const balancers: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
-const profiles: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];
+/** The creates of what the workflows make; each one's delete is its resource's, found in the description. */
+const balancers = "createNodeBalancer";
+const profiles = "createNodeBalancerConfig";
 
 /** What the workflows hand on: the load balancer and its address (workflow 1), the profile (2), HTTPS's certificate (6). */
 const balancerId = sharedKey<number>("balancer", { what: "the load balancer", from: "create-balancer" });
@@ -114,7 +114,7 @@ export default defineSuite({
       id: "create-balancer",
       title: "Workflow 1: a load balancer created in a region that offers them has no configuration profiles",
       run: async (t) => {
-        const region = await chooseRegion(t, ["balancers"], balancers[0]);
+        const region = await chooseRegion(t, ["balancers"], balancers);
         const label = t.label("balancer");
         const json = { region, label, client_conn_throttle: 0 };
         const { response: created, id } = await createRegistered(t, balancers, "load balancer", { json });

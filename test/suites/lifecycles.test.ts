@@ -1,7 +1,8 @@
 /**
  * The lifecycle suite through the real runner against the embedded reference: green on the clean server, on the
  * bundled description and on one whose paths are all renamed (it finds the resources in the description alone),
- * with everything it made deleted; red with each lifecycle fault, on the step the fault breaks.
+ * with everything it made deleted and every resource's chain judged to its end (load-balancer profiles and nodes
+ * too); red with each lifecycle fault, on the step the fault breaks.
  */
 import { describe, expect, it } from "vitest";
 import { lifecycleFaults } from "../../src/reference/faults/lifecycle-faults.ts";
@@ -24,6 +25,10 @@ describe("lifecycles suite", () => {
     expect(describeProblems(run)).toBe("");
     expect(run.finished.counts.passed).toBe(1);
     expect(run.finished.cleanup.failed).toEqual([]);
+    // Every chain is judged to its end: profiles and nodes too (a node's address made from an instance).
+    const logs = run.events.flatMap((event) => (event.type === "case-finished" ? (event.logs ?? []) : []));
+    expect(logs.filter((line) => line.includes("is not judged"))).toEqual([]);
+    expect(logs).toContain("6 of 6 chains went through to the delete");
   });
 
   it.each(lifecycleFaults.map((fault) => [fault.id, fault] as const))("catches %s", async (_id, fault) => {

@@ -3,6 +3,8 @@ import {
   createRegistered,
   expectCreated,
   registerCreated,
+  requireCreateDelete,
+  resourceOf,
   strongPassword,
 } from "../../src/toolkit/resources.ts";
 import { type Answer, fakeCase, liveResponse, sentJson, specWith } from "../helpers/fake-case.ts";
@@ -11,7 +13,7 @@ const bundled = await specWith();
 const renamed = await specWith(["/nodebalancers", "/balancers"]);
 /** What the fake target answers a create: an id. */
 const createdAnswer: Answer = { status: 200, json: { id: 7 } };
-const profiles = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"] as const;
+const profiles = "createNodeBalancerConfig";
 
 describe("registerCreated", () => {
   const remove = bundled.operations.byId("deleteNodeBalancerConfig")!;
@@ -68,7 +70,7 @@ describe("createRegistered", () => {
 
   it("passes the label it sent to what lists an unidentified resource", async () => {
     const fake = fakeCase(bundled, { status: 200, json: {} });
-    await createRegistered(fake.t, ["createNodeBalancer", "deleteNodeBalancer"], "load balancer", {
+    await createRegistered(fake.t, "createNodeBalancer", "load balancer", {
       json: { region: "r", label: "conform-x-lb" },
     });
     expect(fake.unidentified).toEqual([{ description: "load balancer", label: "conform-x-lb" }]);
@@ -85,12 +87,79 @@ describe("createRegistered", () => {
     ]);
   });
 
-  it("skips before creating anything when the description has no delete operation", async () => {
+  it("registers what a deprecated alias made for deletion as its resource's own create would", async () => {
+    const fake = fakeCase(bundled, { status: 299, json: { id: 7, warnings: ["old"] } });
+    await createRegistered(fake.t, "createNodeBalancerNodeDeprecated", "node (deprecated path)", {
+      params: [3, 4],
+      json: { label: "conform-x-n", address: "192.168.1.1:80" },
+      aliasOf: "createNodeBalancerConfigNode",
+    });
+    expect(sentJson(fake).map(({ path }) => path)).toEqual(["/nodebalancers/3/configs/4"]);
+    expect(fake.cleanups).toEqual([
+      { description: "node (deprecated path) 7", path: "/nodebalancers/3/configs/4/nodes/7" },
+    ]);
+  });
+
+  it.each<[string, string, string | undefined, string]>([
+    [
+      "the description has no delete for what it creates",
+      "allocateIP",
+      undefined,
+      "the description has no delete for networking/ips: allocateIP would make what the run could not delete",
+    ],
+    [
+      "the operation is an action, not a create",
+      "createNodeBalancerNodeDeprecated",
+      undefined,
+      "the description's nodebalancers/configs is created by createNodeBalancerConfig, not createNodeBalancerNodeDeprecated",
+    ],
+    [
+      "the alias names an operation that creates nothing",
+      "createNodeBalancerNodeDeprecated",
+      "getNodeBalancerConfigNodes",
+      "the description's nodebalancers/configs/nodes is created by createNodeBalancerConfigNode, not getNodeBalancerConfigNodes",
+    ],
+    [
+      "the description lacks the create",
+      "createNothing",
+      undefined,
+      "the description has no operation createNothing",
+    ],
+  ])("skips before creating anything when %s", async (_name, create, aliasOf, reason) => {
     const fake = fakeCase(bundled, createdAnswer);
     await expect(
-      createRegistered(fake.t, ["createNodeBalancerConfig", "deleteNothing"], "profile"),
-    ).rejects.toThrow("the description has no operation deleteNothing");
+      createRegistered(fake.t, create, "thing", { params: [3, 4], ...(aliasOf ? { aliasOf } : {}) }),
+    ).rejects.toThrow(reason);
     expect(fake.sent).toEqual([]);
+  });
+});
+
+describe("resourceOf and requireCreateDelete", () => {
+  it.each([
+    ["the bundled description", bundled, "/nodebalancers/{nodeBalancerId}/configs/{configId}/nodes"],
+    ["a description with renamed paths", renamed, "/balancers/{nodeBalancerId}/configs/{configId}/nodes"],
+  ])("find a resource's operations by any of its operationIds in %s", (_name, spec, path) => {
+    const fake = fakeCase(spec);
+    const nodes = resourceOf(fake.t, "getNodeBalancerConfigNode");
+    expect(nodes.path).toBe(path);
+    expect([nodes.create, nodes.delete, nodes.list].map((operation) => operation?.operationId)).toEqual([
+      "createNodeBalancerConfigNode",
+      "deleteNodeBalancerConfigNode",
+      "getNodeBalancerConfigNodes",
+    ]);
+    const { create, remove, resource } = requireCreateDelete(fake.t, "createNodeBalancerConfigNode");
+    expect([create.operationId, remove.operationId, resource]).toEqual([
+      "createNodeBalancerConfigNode",
+      "deleteNodeBalancerConfigNode",
+      nodes,
+    ]);
+  });
+
+  it("skips an operation that belongs to no resource", () => {
+    const fake = fakeCase(bundled);
+    expect(() => resourceOf(fake.t, "getOAuthAuthorize")).toThrow(
+      "the description shows no resource that getOAuthAuthorize belongs to",
+    );
   });
 });
 

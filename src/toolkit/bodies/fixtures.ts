@@ -13,7 +13,7 @@ import type { LiveResponse } from "../../runner/contracts.ts";
 import { type CaseContext, sharedKey } from "../../runner/suite-api.ts";
 import { cheapestType, resolveFixture } from "../fixtures.ts";
 import { call, type PathValue, pathOf, requireOperation } from "../operations.ts";
-import { registerMade } from "../resources.ts";
+import { labelOf, registerMade, requireCreateDelete } from "../resources.ts";
 import { expectSuccess } from "../responses.ts";
 import { runTokenScopes } from "../tokens.ts";
 import { makeEachResource } from "./each-resource.ts";
@@ -165,23 +165,21 @@ function fixtureWriter(t: CaseContext) {
     if (parameter) values[parameter] = value;
   };
   /**
-   * Creates `what` through `operationId` at `params` and puts it on the ledger at `deleteId`'s path, looked up
+   * Creates `what` through `operationId` at `params` and puts it on the ledger at its resource's delete, looked up
    * first: nothing is created that the run could not delete.
    */
   const create = async (
     what: FixtureNames,
     operationId: string,
     params: readonly PathValue[],
-    json: unknown,
-    deleteId: string,
+    json: object,
   ): Promise<Record<string, unknown>> => {
-    const remove = requireOperation(t, deleteId);
+    const { remove } = requireCreateDelete(t, operationId);
     const response = await call(t, operationId, { params, json });
     // On the ledger before the answer is judged, from whatever it reveals (JSON whatever its label, Location, label).
-    const label = (json as { label?: unknown }).label;
     const id = registerMade(t, response, {
       what: what.ledger,
-      label: typeof label === "string" ? label : undefined,
+      label: labelOf(json),
       deletePath: (id) => pathOf(remove, ...params, id),
     });
     const made = created(t, what.created, response);
@@ -228,7 +226,6 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     "createNodeBalancer",
     [],
     { region, label: t.label("bodies-lb") },
-    "deleteNodeBalancer",
   );
   const nodeBalancerId = Number(balancer.id);
   const config = await create(
@@ -236,7 +233,6 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     "createNodeBalancerConfig",
     [nodeBalancerId],
     { port: bodyFixturePort, protocol: "http" },
-    "deleteNodeBalancerConfig",
   );
   const configId = Number(config.id);
   const instance = await create(
@@ -244,7 +240,6 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     "createComputeInstance",
     [],
     { region, type, label: t.label("bodies-vm"), booted: false },
-    "deleteComputeInstance",
   );
   const computeId = Number(instance.id);
   const { privateIp, publicIp } = await instanceAddresses(t, computeId, note);
@@ -254,14 +249,12 @@ export async function createBodyFixtures(t: CaseContext): Promise<BodyFixtures> 
     "createNodeBalancerConfigNode",
     [nodeBalancerId, configId],
     { label: t.label("bodies-node"), address: `${privateIp}:80` },
-    "deleteNodeBalancerConfigNode",
   );
   const client = await create(
     { created: "an OAuth client", ledger: "OAuth client" },
     "createOAuthClient",
     [],
     { label: t.label("bodies-app"), redirect_uri: "https://app.example.com/callback" },
-    "deleteOAuthClient",
   );
 
   const fixtures: BodyFixtures = {

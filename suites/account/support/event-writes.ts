@@ -6,7 +6,6 @@
  */
 import {
   type CaseContext,
-  type CreateDelete,
   call,
   chooseImage,
   chooseRegion,
@@ -21,8 +20,6 @@ import {
   strongPassword,
 } from "../../../src/index.ts";
 import type { Write } from "./event-feed.ts";
-
-const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
 
 /** Hears what later cases need as soon as it is made: the instance, and the token with the events scope. */
 export interface WritesMade {
@@ -40,19 +37,17 @@ export async function makeWrites(t: CaseContext, made: WritesMade): Promise<read
   const region = await chooseRegion(t, ["balancers", "instances"]);
 
   const label = t.label("events");
-  const balancer = await createRegistered(t, ["createNodeBalancer", "deleteNodeBalancer"], "load balancer", {
+  const balancer = await createRegistered(t, "createNodeBalancer", "load balancer", {
     json: { region, label },
   });
   if (!expectCreated(t, "the load balancer is created", balancer)) return undefined;
   add({ operationId: "createNodeBalancer", entityId: balancer.id, label });
 
   const profileLabel = t.label("events-web");
-  const profile = await createRegistered(
-    t,
-    ["createNodeBalancerConfig", "deleteNodeBalancerConfig"],
-    "profile",
-    { params: [balancer.id], json: { label: profileLabel, port: 80, protocol: "http" } },
-  );
+  const profile = await createRegistered(t, "createNodeBalancerConfig", "profile", {
+    params: [balancer.id],
+    json: { label: profileLabel, port: 80, protocol: "http" },
+  });
   if (!expectCreated(t, "the profile is created", profile)) return undefined;
   add({ operationId: "createNodeBalancerConfig", entityId: profile.id });
   const updated = await call(t, "updateNodeBalancerConfig", {
@@ -71,7 +66,7 @@ export async function makeWrites(t: CaseContext, made: WritesMade): Promise<read
     booted: false,
     label: instanceLabel,
   };
-  const instance = await createRegistered(t, instanceOps, "instance", { json });
+  const instance = await createRegistered(t, "createComputeInstance", "instance", { json });
   if (!expectCreated(t, "an instance is created with booted false", instance)) return undefined;
   add({ operationId: "createComputeInstance", entityId: instance.id, label: instanceLabel });
   made.instance(instance.id);
@@ -83,12 +78,10 @@ export async function makeWrites(t: CaseContext, made: WritesMade): Promise<read
   if (expectSuccess(t, "a private IPv4 is given to the instance", allocated) && typeof address === "string") {
     add({ operationId: "allocateIP", entityId: address });
     const nodeLabel = t.label("events-node");
-    const node = await createRegistered(
-      t,
-      ["createNodeBalancerConfigNode", "deleteNodeBalancerConfigNode"],
-      "node",
-      { params: [balancer.id, profile.id], json: { label: nodeLabel, address: `${address}:80` } },
-    );
+    const node = await createRegistered(t, "createNodeBalancerConfigNode", "node", {
+      params: [balancer.id, profile.id],
+      json: { label: nodeLabel, address: `${address}:80` },
+    });
     if (expectCreated(t, "the node is created", node))
       add({ operationId: "createNodeBalancerConfigNode", entityId: node.id, label: nodeLabel });
   }

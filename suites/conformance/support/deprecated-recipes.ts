@@ -5,7 +5,6 @@
  */
 import {
   type CaseContext,
-  type CreateDelete,
   call,
   chooseRegion,
   chooseType,
@@ -15,12 +14,9 @@ import {
   expectStatus,
   type LiveResponse,
   type Operation,
-  requireOperation,
+  requireCreateDelete,
   shape,
 } from "../../../src/index.ts";
-
-const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
-const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
 
 /**
  * Calls the deprecated node alias (endpoint 5's path, ending at the profile) after making what it needs: a load
@@ -31,17 +27,17 @@ async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveRes
   const region = await chooseRegion(t, ["balancers", "instances"]);
   const type = await chooseType(t, "nanode");
   // Both deletions are looked up first: nothing is made that the run could not remove.
-  for (const [, remove] of [balancerOps, instanceOps]) requireOperation(t, remove);
+  for (const create of ["createNodeBalancer", "createComputeInstance"]) requireCreateDelete(t, create);
   const step = async (name: string, operationId: string, json: unknown, params: number[] = []) => {
     const response = await call(t, operationId, { json, params });
     return expectStatus(t, `setup: ${name}`, response, 200) ? response : undefined;
   };
   /** Creates `what` (registered for deletion as soon as it exists); its id when the answer was a 200. */
-  const make = async (name: string, operations: CreateDelete, what: string, json: unknown) => {
-    const { response, id } = await createRegistered(t, operations, what, { json });
+  const make = async (name: string, create: string, what: string, json: unknown) => {
+    const { response, id } = await createRegistered(t, create, what, { json });
     return expectStatus(t, `setup: ${name}`, response, 200) ? id : undefined;
   };
-  const balancer = await make("create a load balancer", balancerOps, "load balancer", {
+  const balancer = await make("create a load balancer", "createNodeBalancer", "load balancer", {
     region,
     label: t.label("deprecated"),
   });
@@ -51,7 +47,7 @@ async function deprecatedNode(t: CaseContext, alias: Operation): Promise<LiveRes
   const config = configured && createdId(configured);
   if (config === undefined) return undefined;
   const node = { region, type, label: t.label("deprecated-node"), booted: false };
-  const instance = await make("create an instance", instanceOps, "instance", node);
+  const instance = await make("create an instance", "createComputeInstance", "instance", node);
   if (instance === undefined) return undefined;
   const ipv4 = { type: "ipv4", public: false, compute_id: instance };
   const ip = await step("give the instance a private IPv4", "allocateIP", ipv4);

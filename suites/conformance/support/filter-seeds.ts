@@ -6,7 +6,6 @@
  */
 import {
   type CaseContext,
-  type CreateDelete,
   call,
   chooseImage,
   chooseType,
@@ -15,6 +14,7 @@ import {
   expectCreated,
   findRegions,
   forgetLists,
+  requireCreateDelete,
   requireOperation,
 } from "../../../src/index.ts";
 import { filterable } from "./filter-lists.ts";
@@ -35,8 +35,6 @@ const instanceSeeds = [
   { name: "fi-cache", group: "", tags: ["blue"], image: true },
   { name: "fi-batch", group: "Batch", tags: ["Prod"], image: false },
 ];
-const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
-const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
 /** Lists with fewer items than this get seeded (the embedded reference starts empty). */
 const fewItems = 5;
 
@@ -46,7 +44,8 @@ export async function seedData(t: CaseContext): Promise<void> {
     t.skip("seeding creates load balancers and instances: only on the embedded reference server");
   }
   // Every operation first: a case skipped half-way must not leave what it made unregistered for cleanup.
-  for (const id of [...balancerOps, ...instanceOps, "allocateIP"]) requireOperation(t, id);
+  for (const create of ["createNodeBalancer", "createComputeInstance"]) requireCreateDelete(t, create);
+  requireOperation(t, "allocateIP");
   const count = async (operationId: string) => {
     const page = await call(t, operationId, { query: { page_size: conventionsOf(t.spec).pageSize.min } });
     return page.status === 200 ? ((page.json as { results?: number }).results ?? 0) : Number.NaN;
@@ -59,13 +58,13 @@ export async function seedData(t: CaseContext): Promise<void> {
   const type = await chooseType(t);
   const regionAt = (index: number) => regions[index % Math.min(3, regions.length)]!;
   /** Creates one item (`what`: "a load balancer") and registers it for deletion; its id, if created. */
-  const create = async (what: string, operations: CreateDelete, json: object) => {
-    const created = await createRegistered(t, operations, what.replace(/^an? /, ""), { json });
+  const create = async (what: string, operationId: string, json: object) => {
+    const created = await createRegistered(t, operationId, what.replace(/^an? /, ""), { json });
     return expectCreated(t, `${what} to filter is created`, created) ? created.id : undefined;
   };
   for (const [index, { name, ...seed }] of (balancers < fewItems ? balancerSeeds : []).entries()) {
     const json = { region: regionAt(index), label: t.label(name), ...seed };
-    if ((await create("a load balancer", balancerOps, json)) === undefined) break;
+    if ((await create("a load balancer", "createNodeBalancer", json)) === undefined) break;
   }
   const password = `Filter-seed-${t.seed}-correct-horse-battery`;
   t.secret(password);
@@ -79,7 +78,7 @@ export async function seedData(t: CaseContext): Promise<void> {
       booted: false,
       ...credentials,
     };
-    const id = await create("an instance", instanceOps, json);
+    const id = await create("an instance", "createComputeInstance", json);
     if (id === undefined) break;
     if (index % 2 !== 0) continue;
     // A private address too: the address list gets non-public entries, the instance a second ipv4.

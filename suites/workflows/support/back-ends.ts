@@ -5,7 +5,6 @@
  */
 import {
   type CaseContext,
-  type CreateDelete,
   call,
   chooseImage,
   conventionsOf,
@@ -27,12 +26,9 @@ import {
   waitFor,
 } from "../../../src/index.ts";
 
-export const balancerOps: CreateDelete = ["createNodeBalancer", "deleteNodeBalancer"];
-export const profileOps: CreateDelete = ["createNodeBalancerConfig", "deleteNodeBalancerConfig"];
-export const instanceOps: CreateDelete = ["createComputeInstance", "deleteComputeInstance"];
-export const nodeOps: CreateDelete = ["createNodeBalancerConfigNode", "deleteNodeBalancerConfigNode"];
-/** The deprecated alias creates a node that is deleted as any other. */
-export const aliasOps: CreateDelete = ["createNodeBalancerNodeDeprecated", "deleteNodeBalancerConfigNode"];
+/** The create of a back-end node; the deprecated alias path makes one that is deleted as any other. */
+export const nodeCreate = "createNodeBalancerConfigNode";
+const aliasCreate = "createNodeBalancerNodeDeprecated";
 
 export interface Setup {
   /** The path parameters of the profile: load balancer id, profile id. */
@@ -107,7 +103,7 @@ export async function waitForChecked(t: CaseContext, setup: Setup): Promise<void
 export async function createInstance(t: CaseContext, name: string, region: string, type: string) {
   const image = chooseImage(t);
   const json = { region, type, image, root_pass: strongPassword(t), booted: false, label: t.label(name) };
-  const created = await createRegistered(t, instanceOps, "instance", { json });
+  const created = await createRegistered(t, "createComputeInstance", "instance", { json });
   if (!expectCreated(t, "an instance is created with booted false", created)) return;
   const { id } = created;
   const described = expectBody(t, "the created instance is described", created.response, shape.record);
@@ -201,12 +197,14 @@ export async function runningInstances(
   return instances;
 }
 
-/** Registers a node on the profile `params` (`breaks`: what a deliberately invalid one breaks). */
+/**
+ * Registers a node on the profile of the setup (`breaks`: what a deliberately invalid one breaks; `through`: the
+ * create called, the node's own by default).
+ */
 export type AddNode = (
   what: string,
   json: object,
-  operations?: CreateDelete,
-  breaks?: string,
+  options?: { readonly breaks?: string; readonly through?: string },
 ) => ReturnType<typeof createRegistered>;
 
 /**
@@ -231,7 +229,7 @@ export async function expectNodeRefusals(
     const address = `${publicIp}:${first.port}`;
     const breaks = "address: a public IPv4, outside the schema's pattern of private addresses";
     const body = { label: t.label("public"), address };
-    const notPrivate = await addNode("node (public address)", body, nodeOps, breaks);
+    const notPrivate = await addNode("node (public address)", body, { breaks });
     expectRefusal(t, "a node on a public address", notPrivate.response, "address");
   } else t.log("the instance shows no public IPv4: the public-address refusal is not tried");
 
@@ -249,7 +247,7 @@ export async function expectNodeRefusals(
   const { response: alias, id: aliasId } = await addNode(
     "node (deprecated path)",
     { label: t.label("alias"), address: `${first.address}:${first.port}` },
-    aliasOps,
+    { through: aliasCreate },
   );
   expectSame(t, "the deprecated node path answers 299", alias.status, 299);
   const warnings = (alias.json as { warnings?: unknown } | undefined)?.warnings;
