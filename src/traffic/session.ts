@@ -19,6 +19,7 @@ import type { EventBus } from "../runner/event-bus.ts";
 import { ExchangeJudge, type RecordResult } from "../runner/exchange-judge.ts";
 import { FailureGroups } from "../runner/failure-groups.ts";
 import type { ApiSpec } from "../spec/types.ts";
+import { notShownOf, TrafficEvidence } from "./not-shown.ts";
 
 /** The one case of a source's suite. */
 export const trafficCaseId = "exchanges";
@@ -57,6 +58,7 @@ interface Source {
 export class TrafficSession {
   readonly #input: TrafficSessionInput;
   readonly #judge: ExchangeJudge;
+  readonly #evidence: TrafficEvidence;
   readonly #groups: FailureGroups;
   readonly #kept: KeptBodies;
   readonly #secrets: SecretValues;
@@ -75,6 +77,7 @@ export class TrafficSession {
     this.#secrets = input.secrets ?? new SecretValues();
     const { spec, bus } = input;
     this.#judge = new ExchangeJudge(spec, input.checks);
+    this.#evidence = new TrafficEvidence(spec);
     this.#groups = new FailureGroups(
       (event) => bus.emit(event),
       spec.operations.all().map((operation) => operation.operationId),
@@ -140,6 +143,7 @@ export class TrafficSession {
       else if (source.unmatchedSeen.size < unmatchedListed) source.unmatchedSeen.set(key, 1);
       return;
     }
+    this.#evidence.observe(exchange, recording !== undefined);
     if (!exchange.response) {
       const code = exchange.error?.code ?? "TRANSPORT";
       this.#unanswered.set(code, (this.#unanswered.get(code) ?? 0) + 1);
@@ -262,6 +266,7 @@ export class TrafficSession {
         exitCode: reason instanceof RunInterrupted ? reason.exitCode : ExitCode.interrupted,
       };
     }
+    const coverage = this.#judge.coverage();
     return {
       type: "run-finished",
       runId: this.#input.runId,
@@ -270,11 +275,12 @@ export class TrafficSession {
       ...verdict,
       counts: totals,
       exchanges: this.#judge.exchanges,
-      coverage: this.#judge.coverage(),
+      coverage,
       retries: 0,
       rateLimited: 0,
       cleanup: { deleted: 0, failed: [] },
       groups: this.#groups.summary(),
+      notShown: notShownOf(coverage, this.#evidence.rulesNotShown(), this.#judge.checksWithoutVerdict()),
     };
   }
 }
