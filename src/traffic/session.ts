@@ -52,7 +52,18 @@ interface Source {
   unmatched: number;
   /** Distinct unmatched requests (`METHOD /path`), the first {@link unmatchedListed}, each with how often it came. */
   readonly unmatchedSeen: Map<string, number>;
+  /** Why its case is skipped when it judged nothing. */
+  readonly skipReason: string;
+  /** Lines its feeder logged (`note`), for the case's log. */
+  readonly notes: string[];
   finished: boolean;
+}
+
+/** A source of traffic: its suite's id and title, and why its case is skipped when it judged nothing. */
+export interface TrafficSource {
+  readonly id: string;
+  readonly title: string;
+  readonly skipReason?: string;
 }
 
 export class TrafficSession {
@@ -69,10 +80,7 @@ export class TrafficSession {
   readonly #unanswered = new Map<string, number>();
   #snapshots = 0;
 
-  constructor(
-    input: TrafficSessionInput,
-    sources: readonly { readonly id: string; readonly title: string }[],
-  ) {
+  constructor(input: TrafficSessionInput, sources: readonly TrafficSource[]) {
     this.#input = input;
     this.#secrets = input.secrets ?? new SecretValues();
     const { spec, bus } = input;
@@ -100,10 +108,10 @@ export class TrafficSession {
       toolVersion: input.toolVersion,
       nodeVersion: process.version,
     });
-    for (const source of sources) this.#open(source.id, source.title);
+    for (const source of sources) this.#open(source);
   }
 
-  #open(id: string, title: string): void {
+  #open({ id, title, skipReason }: TrafficSource): void {
     const { bus } = this.#input;
     const tally = new CaseTally(
       this.#secrets,
@@ -118,6 +126,8 @@ export class TrafficSession {
       exchanges: 0,
       unmatched: 0,
       unmatchedSeen: new Map(),
+      skipReason: skipReason ?? "no exchange of an operation of the description to judge",
+      notes: [],
       finished: false,
     });
     bus.emit({ type: "suite-started", suiteId: id, title, tags: ["read-only"] });
@@ -154,6 +164,11 @@ export class TrafficSession {
     });
   }
 
+  /** Adds a line to a source's case log (what its feeder did beyond the exchanges, e.g. requests it did not send). */
+  note(sourceId: string, line: string): void {
+    this.#sources.get(sourceId)?.notes.push(line);
+  }
+
   /** Records a result in a source's case (a failure or skip also as a `check` event). */
   #recordIn(source: Source): RecordResult {
     return (result: CheckResult, judged: Exchange | undefined) => {
@@ -188,6 +203,7 @@ export class TrafficSession {
     const { tally } = source;
     const logs: string[] = [exchangesText(source.exchanges)];
     if (source.unmatched > 0) logs.push(`${unmatchedText(source)}: ${unmatchedList(source)}`);
+    logs.push(...source.notes);
     return checksOnlyCaseEnd({
       suiteId: source.id,
       caseId: trafficCaseId,
@@ -195,7 +211,7 @@ export class TrafficSession {
       tally,
       durationMs: performance.now() - source.started,
       exchangeCount: source.exchanges,
-      skipReason: "no exchange of an operation of the description to judge",
+      skipReason: source.skipReason,
       logs,
     });
   }
