@@ -23,11 +23,16 @@ import { pacingKeyOf } from "../runner/transport/pace.ts";
 import { conventionsOf } from "../spec/conventions.ts";
 import { type Resource, resourcesOf } from "../spec/resources.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
+import type { TrafficSource } from "./session.ts";
 
 /** The suite id of the proxy's own requests. */
 export const confirmationsSourceId = "confirmations";
-/** `--max-confirmations`' default. */
-export const defaultMaxConfirmations = 100;
+/** Their source in the session: a suite of one case, skipped when nothing needed confirming. */
+export const confirmationsSource: TrafficSource = Object.freeze({
+  id: confirmationsSourceId,
+  title: "the proxy's own read-only requests (--confirm)",
+  skipReason: "nothing to confirm: no write nor filtered list answered 2xx came",
+});
 
 const readOnly = new Set(["GET", "HEAD", "OPTIONS"]);
 /** The longest a client's write waits for the confirmations in flight before it goes on (they are then not judged). */

@@ -141,7 +141,7 @@ export class TrafficEvidence {
 
 /**
  * What the traffic never showed: the operations of `coverage` never answered, `rules` not shown, and the checks
- * without a verdict (`why` undefined: no exchange was about it).
+ * without a verdict (`why` undefined: no exchange was about it), none when no operation was answered at all.
  */
 export function notShownOf(
   coverage: readonly OperationCoverage[],
@@ -149,10 +149,13 @@ export function notShownOf(
   checksWithoutVerdict: ReadonlyMap<string, string | undefined>,
 ): NotShown {
   const neverHit = coverage.filter((row) => row.statuses.length === 0).map((row) => row.operationId);
+  const exercised = coverage.length - neverHit.length;
+  // With no operation answered every check judged nothing: the session's "nothing judged" line says why, once.
+  const without = exercised === 0 ? [] : [...checksWithoutVerdict];
   return {
-    operations: { exercised: coverage.length - neverHit.length, total: coverage.length, neverHit },
+    operations: { exercised, total: coverage.length, neverHit },
     rules,
-    checks: [...checksWithoutVerdict].map(([checkId, reason]) => ({
+    checks: without.map(([checkId, reason]) => ({
       checkId,
       why: reason === undefined ? "no exchange was about it" : `skipped: ${reason}`,
     })),

@@ -29,7 +29,8 @@ import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
-import { Confirmer, confirmationsSourceId } from "./confirm.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import { Confirmer, confirmationsSource } from "./confirm.ts";
 import { proxyCertificate } from "./proxy-certificate.ts";
 import { ExchangeRecorder, type ObservedExchange, trafficMatcher } from "./record.ts";
 import { TrafficSession, type TrafficSource } from "./session.ts";
@@ -197,13 +198,8 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const recorder = new ExchangeRecorder(spec);
   const sources: TrafficSource[] = [
     { id: proxySourceId, title: `traffic through the proxy to ${targetBase}` },
+    ...(options.confirm ? [confirmationsSource] : []),
   ];
-  if (options.confirm)
-    sources.push({
-      id: confirmationsSourceId,
-      title: "the proxy's own read-only requests (--confirm)",
-      skipReason: "nothing to confirm: no write nor filtered list answered 2xx came",
-    });
   const session = new TrafficSession(
     {
       secrets: recorder.secrets,
@@ -218,18 +214,7 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
     },
     sources,
   );
-  const confirmer = options.confirm
-    ? new Confirmer({
-        spec,
-        config,
-        max: options.confirm.max,
-        secrets: recorder.secrets,
-        matchOperation: trafficMatcher(spec),
-        judge: (exchange, caller) => session.add(confirmationsSourceId, recorder.adopt(exchange), caller),
-        emit: (event) => bus.emit(event),
-        note: (line) => session.note(confirmationsSourceId, line),
-      })
-    : undefined;
+  const confirmer = options.confirm && confirmerOf(options.confirm.max, config, spec, recorder, session, bus);
   const forwarder = new Forwarder(config, options, targetBase, recorder, session, bus, confirmer);
   const server = await listen(options, host, forwarder.listener);
   const limited = runSignal(options.signal, config.maxTimeMs);
@@ -256,6 +241,27 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const finished = session.finish(limited.signal);
   await bus.flush();
   return finished;
+}
+
+/** `--confirm`'s sender: what it sends is judged in the session as `confirmations`, under the recorder's ids. */
+function confirmerOf(
+  max: number,
+  config: RunConfig,
+  spec: ApiSpec,
+  recorder: ExchangeRecorder,
+  session: TrafficSession,
+  bus: EventBus,
+): Confirmer {
+  return new Confirmer({
+    spec,
+    config,
+    max,
+    secrets: recorder.secrets,
+    matchOperation: trafficMatcher(spec),
+    judge: (exchange, caller) => session.add(confirmationsSource.id, recorder.adopt(exchange), caller),
+    emit: (event) => bus.emit(event),
+    note: (line) => session.note(confirmationsSource.id, line),
+  });
 }
 
 /** Where the proxy listens (loopback only) and the target's base it forwards to; a usage error otherwise. */

@@ -154,6 +154,10 @@ const row = (operationId: string, statuses: number[]): OperationCoverage => ({
 });
 
 describe("notShownOf", () => {
+  it("lists no check when no operation was answered (every one judged nothing, said once elsewhere)", () => {
+    expect(notShownOf([row("a", [])], [], new Map([["auth-status", undefined]])).checks).toEqual([]);
+  });
+
   it.each([
     {
       name: "every operation hit",
@@ -175,7 +179,7 @@ describe("notShownOf", () => {
       ["observed-deprecated", undefined],
       ["auth-status", "its token is unknown"],
     ]);
-    expect(notShownOf([], [], checks).checks).toEqual([
+    expect(notShownOf([row("a", [200])], [], checks).checks).toEqual([
       { checkId: "observed-deprecated", why: "no exchange was about it" },
       { checkId: "auth-status", why: "skipped: its token is unknown" },
     ]);
