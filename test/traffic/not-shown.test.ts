@@ -17,6 +17,15 @@ const balancers = (init: { query?: string; status?: number; headers?: Record<str
     json: init.status && init.status >= 400 ? { errors: [{ reason: "x" }] } : page([]),
   });
 
+const createBalancer = (status: number) =>
+  seen({
+    operationId: "createNodeBalancer",
+    method: "POST",
+    path: "/nodebalancers",
+    requestHeaders: token,
+    status,
+  });
+
 const cases: {
   name: string;
   sequence: readonly AnsweredExchange[];
@@ -78,27 +87,12 @@ const cases: {
   },
   {
     name: "a write answered 2xx shows a write",
-    sequence: [
-      seen({
-        operationId: "createNodeBalancer",
-        method: "POST",
-        path: "/nodebalancers",
-        requestHeaders: token,
-      }),
-    ],
+    sequence: [createBalancer(200)],
     notShown: without("write"),
   },
   {
     name: "a write refused shows no write",
-    sequence: [
-      seen({
-        operationId: "createNodeBalancer",
-        method: "POST",
-        path: "/nodebalancers",
-        requestHeaders: token,
-        status: 400,
-      }),
-    ],
+    sequence: [createBalancer(400)],
     notShown: without("error-path"),
   },
   {
