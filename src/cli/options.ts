@@ -123,6 +123,7 @@ export const numberRules = Object.freeze({
   "time-scale": { integer: false, min: 0, above: true },
   "max-response-bytes": { integer: true, min: 1 },
   "max-request-bytes": { integer: true, min: 1 },
+  "max-confirmations": { integer: true, min: 1 },
   "kept-body-bytes": { integer: true, min: 0 },
   "kept-report-bytes": { integer: true, min: 0 },
   "request-deadline": { integer: true, min: 1, max: maxTimerMs },

@@ -224,6 +224,38 @@ export interface OperationCoverage {
   readonly checks: readonly string[];
 }
 
+/** The rules traffic may never show (`conform proxy`, `conform verify`): see {@link NotShown}. */
+export type TrafficRuleId =
+  | "rate-limit"
+  | "error-path"
+  | "unauthenticated"
+  | "filtered-list"
+  | "paginated-walk"
+  | "write"
+  | "oauth-flow";
+
+/**
+ * What traffic conform did not make never showed, so a green proxy or verify report says how much it proved: the
+ * operations it never hit, the rules no exchange exercised (no 429, no 4xx, ...), and the enabled checks that
+ * judged nothing (each with why).
+ */
+export interface NotShown {
+  /** Operations answered at least once, of the description's; those never answered, in the description's order. */
+  readonly operations: {
+    readonly exercised: number;
+    readonly total: number;
+    readonly neverHit: readonly string[];
+  };
+  /** Each rule the description has and no exchange showed: what was not seen, and what stays unproven. */
+  readonly rules: readonly {
+    readonly id: TrafficRuleId;
+    readonly missing: string;
+    readonly unproven: string;
+  }[];
+  /** Enabled checks that neither passed nor failed: their first skip reason, or that no exchange was about them. */
+  readonly checks: readonly { readonly checkId: string; readonly why: string }[];
+}
+
 /** A failure group of a baseline report: enough to name it when it is fixed. */
 export interface BaselineGroup {
   readonly id: string;
@@ -267,6 +299,8 @@ export interface RunFinished {
   readonly groups: readonly FailureGroup[];
   /** With `--baseline`: which groups are known, new and fixed (the exit code fails on new ones only). */
   readonly baseline?: BaselineComparison;
+  /** Traffic conform did not make (proxy, verify): what it never showed. */
+  readonly notShown?: NotShown;
   readonly exitCode: number;
 }
 

@@ -101,6 +101,7 @@ export function summaryInputOf(record: RunRecord, maxCoverageRows: number): Cons
     warnings: record.warnings.filter((warning) => warning.startsWith("warning: ")).map((one) => one.slice(9)),
     coverage: record.coverage(),
     failUnder: record.finished?.failUnder,
+    notShown: record.finished?.notShown,
     maxCoverageRows,
   };
 }

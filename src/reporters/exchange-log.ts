@@ -21,8 +21,11 @@ export interface ExchangeLogOptions {
   readonly periodMs?: number;
 }
 
-/** `GET /v4/regions?… 200 ok` or `… 500 FAILED not-a-server-error, body-matches-schema`. */
-export function exchangeLine(exchange: Exchange, failedChecks: readonly string[]): string {
+/**
+ * `GET /v4/regions?… 200 ok` or `… 500 FAILED not-a-server-error, body-matches-schema`; `(confirmations) GET …` for
+ * an exchange of another source than the client's traffic (the proxy's own, `--confirm`).
+ */
+export function exchangeLine(exchange: Exchange, failedChecks: readonly string[], source?: string): string {
   const url = URL.parse(exchange.request.url);
   const path = url ? `${url.pathname}${url.search ? "?…" : ""}` : exchange.request.url;
   const status = exchange.response
@@ -33,22 +36,25 @@ export function exchangeLine(exchange: Exchange, failedChecks: readonly string[]
     : failedChecks.length > 0
       ? `FAILED ${[...new Set(failedChecks)].join(", ")}`
       : "ok";
-  return terminalSafe(`${exchange.request.method.toUpperCase()} ${path} ${status} ${verdict}`, true);
+  const mark = source === undefined ? "" : `(${source}) `;
+  return terminalSafe(`${mark}${exchange.request.method.toUpperCase()} ${path} ${status} ${verdict}`, true);
 }
 
 export function createExchangeLog(options: ExchangeLogOptions): Reporter {
-  let pending: { exchange: Exchange; failed: string[] } | undefined;
+  let pending: { exchange: Exchange; failed: string[]; source: string | undefined } | undefined;
+  /** The client's traffic: the run's first suite; another one's lines say which. */
+  let clients: string | undefined;
   let judged = 0;
   let failed = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     if (!pending) return;
-    const { exchange, failed: checks } = pending;
+    const { exchange, failed: checks, source } = pending;
     pending = undefined;
     if (options.ci) {
       judged += 1;
       if (checks.length > 0) failed += 1;
-    } else options.write(`${exchangeLine(exchange, checks)}\n`);
+    } else options.write(`${exchangeLine(exchange, checks, source)}\n`);
   };
   const tell = () => {
     if (judged === 0) return;
@@ -67,14 +73,16 @@ export function createExchangeLog(options: ExchangeLogOptions): Reporter {
   return {
     name: "exchange-log",
     files: [],
-    "run-started"() {
+    "run-started"(event) {
+      clients = event.suites?.[0]?.id;
       if (!options.ci) return;
       timer = setInterval(tell, options.periodMs ?? 60_000);
       timer.unref();
     },
     exchange(event) {
       flush();
-      pending = { exchange: event.exchange, failed: [] };
+      const source = clients === undefined || event.suiteId === clients ? undefined : event.suiteId;
+      pending = { exchange: event.exchange, failed: [], source };
       queueMicrotask(flush);
     },
     check(event) {

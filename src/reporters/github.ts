@@ -18,6 +18,7 @@ import {
   groupSize,
   operationLine,
 } from "./_internals/failure-text.ts";
+import { notShownLines, notShownTitle } from "./_internals/not-shown-text.ts";
 import { RunRecord } from "./_internals/run-record.ts";
 import type { Reporter, ReporterOptions } from "./types.ts";
 
@@ -71,6 +72,15 @@ function coverageAnnotation(record: RunRecord): string[] {
     : [`::notice title=${escapeProperty("conform coverage")}::${escapeData(line)}`];
 }
 
+/** What traffic conform did not make never showed (proxy, verify), as one notice; nothing for a run. */
+function notShownAnnotation(record: RunRecord): string[] {
+  const notShown = record.finished?.notShown;
+  if (!notShown) return [];
+  return [
+    `::notice title=${escapeProperty(`conform: ${notShownTitle.toLowerCase()}`)}::${escapeData(notShownLines(notShown).join("\n"))}`,
+  ];
+}
+
 /** The annotations of a run, one line each (`::error title=...::message`), then its coverage. */
 export function githubAnnotations(record: RunRecord): string[] {
   const insecure = record.started?.target.embedded ?? false;
@@ -80,7 +90,7 @@ export function githubAnnotations(record: RunRecord): string[] {
     const message = groupMessage(group, byGroup.get(group.id) ?? [], insecure);
     return `::error title=${escapeProperty(title)}::${escapeData(message)}`;
   });
-  return [...groups, ...coverageAnnotation(record)];
+  return [...groups, ...coverageAnnotation(record), ...notShownAnnotation(record)];
 }
 
 export function createGithubReporter(options: ReporterOptions): Reporter {

@@ -26,6 +26,7 @@ import {
   repeatNote,
 } from "./_internals/failure-text.ts";
 import { createFileReporter } from "./_internals/file-reporter.ts";
+import { notShownLines, notShownTitle } from "./_internals/not-shown-text.ts";
 import { type RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { prettyValue } from "./_internals/text.ts";
 import type { HtmlReporterOptions, Reporter, ReporterOptions } from "./types.ts";
@@ -282,6 +283,16 @@ ${shortfall ? html`<p class="incomplete" id="fail-under"><b>${shortfall}</b></p>
 </section>`;
 }
 
+/** What traffic conform did not make never showed (proxy, verify); nothing for a run. */
+function notShownSection(record: RunRecord) {
+  const notShown = record.finished?.notShown;
+  if (!notShown) return html``;
+  return html`<section id="not-shown">
+<h2>${notShownTitle}</h2>
+<ul>${notShownLines(notShown).map((line) => html`<li>${line}</li>`)}</ul>
+</section>`;
+}
+
 /** The page's heading, the run's state when it is not whole, and its facts. */
 function headerHtml(record: RunRecord, title: string) {
   const started = record.started!;
@@ -337,6 +348,7 @@ ${record.finished?.baseline ? baselineSection(record.finished.baseline, groups) 
 ${failures.length === 0 ? html`<p class="empty">No failures.</p>` : failures.map((event, index) => failureDetails(event, index, insecure))}
 </section>
 ${coverageSection(record)}
+${notShownSection(record)}
 ${notesSection(record)}
 <footer>Written by conform ${started.toolVersion}. Secrets were redacted when the exchanges were recorded; the curl lines read the token from <code>$CONFORM_TOKEN</code>.</footer>
 </main>

@@ -11,6 +11,7 @@ import type {
   CaseFinished,
   FailureGroup,
   NotRequestedReason,
+  NotShown,
   OperationCoverage,
   RunSelection,
   RunStarted,
@@ -30,7 +31,7 @@ import {
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.4.0";
+export const reportSchemaVersion = "2.5.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {
@@ -184,6 +185,8 @@ export interface JsonReport {
     | null;
   /** `--baseline`: the groups known, new and fixed against it. */
   readonly baseline: BaselineComparison | null;
+  /** `conform proxy`, `conform verify`: what the traffic never showed (null for a run). Since 2.5.0. */
+  readonly notShown?: NotShown | null;
   readonly suites: readonly JsonSuite[];
 }
 
@@ -349,6 +352,7 @@ export function reportHead(record: RunRecord, started: RunStarted): Omit<JsonRep
     shard: started.shard ?? null,
     mergedFrom: started.mergedFrom ?? null,
     baseline: finished?.baseline ?? null,
+    notShown: finished?.notShown ?? null,
     groups: record.groups().map((group) => ({
       ...group,
       firstCases: group.firstCases.map((one) => ({ suiteId: one.suiteId, caseId: one.caseId })),

@@ -15,6 +15,7 @@ import { coverageLine, summarizeTable } from "../runner/coverage-summary.ts";
 import { toSeconds } from "./_internals/durations.ts";
 import { failureLines, firstMessage } from "./_internals/failure-text.ts";
 import { createFileReporter } from "./_internals/file-reporter.ts";
+import { notShownLines } from "./_internals/not-shown-text.ts";
 import type { RunRecord, SuiteRecord } from "./_internals/run-record.ts";
 import { excerpt } from "./_internals/text.ts";
 import { escapeXml, escapeXmlAttribute } from "./_internals/xml.ts";
@@ -118,7 +119,15 @@ function coverageProperties(record: RunRecord): [string, string | number][] {
     ["conform.coverage.total", summary.total],
     ["conform.coverage.neverRequested", summary.neverRequested],
     ...(shortfall ? [["conform.coverage.failUnder", shortfall] as [string, string]] : []),
+    ...notShownProperties(record),
   ];
+}
+
+/** What traffic conform did not make never showed (proxy, verify): one property a line; none for a run. */
+function notShownProperties(record: RunRecord): [string, string][] {
+  const notShown = record.finished?.notShown;
+  if (!notShown) return [];
+  return notShownLines(notShown).map((line, index) => [`conform.notShown.${index + 1}`, line]);
 }
 
 export function junitXml(record: RunRecord): string {

@@ -21,6 +21,7 @@ import {
 } from "./_internals/failure-text.ts";
 import { createFileReporter } from "./_internals/file-reporter.ts";
 import { codeBlock, codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
+import { notShownLines, notShownTitle } from "./_internals/not-shown-text.ts";
 import type { RunRecord, SuiteStatus } from "./_internals/run-record.ts";
 import type { MarkdownReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
@@ -215,6 +216,18 @@ function coverageLines(record: RunRecord): string[] {
   return lines;
 }
 
+/** What traffic conform did not make never showed (proxy, verify); nothing for a run. */
+function notShownMarkdown(record: RunRecord): string[] {
+  const notShown = record.finished?.notShown;
+  if (!notShown) return [];
+  return [
+    "",
+    `**${notShownTitle}**:`,
+    "",
+    ...notShownLines(notShown).map((line) => `- ${escapeMarkdown(line)}`),
+  ];
+}
+
 export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions = {}): string {
   const started = record.started;
   if (!started) return "";
@@ -226,6 +239,7 @@ export function markdownSummary(record: RunRecord, own: MarkdownReporterOptions 
     ...baselineLines(record),
     ...ungroupedLines(record, maxGroups),
     ...stoppedAndWarningLines(record),
+    ...notShownMarkdown(record),
     ...coverageLines(record),
   ].join("\n");
 }

@@ -16,6 +16,7 @@ import type {
   CaseFinished,
   Counts,
   FailureGroup,
+  NotShown,
   OperationCoverage,
   RunEvent,
   RunFinished,
@@ -278,6 +279,36 @@ export function mergeCoverage(all: readonly JsonReport["coverage"][]): Operation
   return [...merged.values()];
 }
 
+/**
+ * What none of the reports' traffic showed: an operation, a rule or a check one report's traffic showed is shown
+ * by the whole. Undefined unless every report has it (reports of runs, or older than 2.5.0, have none).
+ */
+export function mergeNotShown(all: readonly (NotShown | null | undefined)[]): NotShown | undefined {
+  if (all.length === 0 || !all.every((one): one is NotShown => one != null)) return undefined;
+  const [first, ...rest] = all as NotShown[];
+  const inAll = <T>(items: readonly T[], key: (item: T) => string, pick: (one: NotShown) => readonly T[]) =>
+    items.filter((item) => rest.every((one) => pick(one).some((other) => key(other) === key(item))));
+  const neverHit = inAll(
+    first!.operations.neverHit,
+    (id) => id,
+    (one) => one.operations.neverHit,
+  );
+  const total = Math.max(...all.map((one) => one!.operations.total));
+  return {
+    operations: { exercised: total - neverHit.length, total, neverHit },
+    rules: inAll(
+      first!.rules,
+      (rule) => rule.id,
+      (one) => one.rules,
+    ),
+    checks: inAll(
+      first!.checks,
+      (check) => check.checkId,
+      (one) => one.checks,
+    ),
+  };
+}
+
 function mergeBaselines(all: readonly (BaselineComparison | null)[]): BaselineComparison | undefined {
   const given = all.filter((one): one is BaselineComparison => one !== null);
   if (given.length === 0) return undefined;
@@ -409,6 +440,7 @@ function suiteEvents(report: JsonReport): RunEvent[] {
 /** The merged run's end: counts, exchanges, coverage and cleanup summed, the latest finish, the slowest shard. */
 function mergedFinish(reports: readonly JsonReport[], runId: string, groups: FailureGroup[]): RunFinished {
   const baseline = mergeBaselines(reports.map((one) => one.baseline));
+  const notShown = mergeNotShown(reports.map((one) => one.notShown));
   const finishedAt = reports
     .map((one) => one.finishedAt!)
     .sort()
@@ -431,5 +463,6 @@ function mergedFinish(reports: readonly JsonReport[], runId: string, groups: Fai
     },
     groups,
     ...(baseline ? { baseline } : {}),
+    ...(notShown ? { notShown } : {}),
   };
 }

@@ -151,12 +151,20 @@ export class ExchangeJudge {
    * (no deprecated operation called) is not listed: it could judge nothing, and said so by answering nothing.
    */
   checksNeverJudged(): Map<string, string | undefined> {
-    const never = new Map<string, string | undefined>();
-    for (const { id } of this.#checks) {
-      if (this.#judgedChecks.has(id)) continue;
-      if (this.#firstSkip.has(id) || this.#answered === 0) never.set(id, this.#firstSkip.get(id));
-    }
+    const never = this.checksWithoutVerdict();
+    for (const [id, reason] of never) if (reason === undefined && this.#answered > 0) never.delete(id);
     return never;
+  }
+
+  /**
+   * Every enabled check that never passed nor failed, with its first skip reason; undefined when no exchange was
+   * about it (what traffic did not show: `conform proxy`, `conform verify`).
+   */
+  checksWithoutVerdict(): Map<string, string | undefined> {
+    const without = new Map<string, string | undefined>();
+    for (const { id } of this.#checks)
+      if (!this.#judgedChecks.has(id)) without.set(id, this.#firstSkip.get(id));
+    return without;
   }
 
   /**

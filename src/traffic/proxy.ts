@@ -23,14 +23,17 @@ import { Agent, type Dispatcher, request } from "undici";
 import { callerOf } from "../core/caller.ts";
 import { ConfigError, RunTimedOut } from "../core/errors.ts";
 import type { RunFinished } from "../core/events.ts";
+import type { Exchange } from "../core/exchange.ts";
 import { flatHeaders } from "../core/recorder.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { EventBus } from "../runner/event-bus.ts";
 import { type RunOptions, runSignal, selectChecks } from "../runner/run.ts";
 import { loadSpec } from "../spec/load.ts";
+import type { ApiSpec } from "../spec/types.ts";
+import { Confirmer, confirmationsSource } from "./confirm.ts";
 import { proxyCertificate } from "./proxy-certificate.ts";
-import { ExchangeRecorder, type ObservedExchange } from "./record.ts";
-import { TrafficSession } from "./session.ts";
+import { ExchangeRecorder, type ObservedExchange, trafficMatcher } from "./record.ts";
+import { TrafficSession, type TrafficSource } from "./session.ts";
 
 /** The suite id of a proxy's traffic. */
 export const proxySourceId = "proxy";
@@ -67,6 +70,11 @@ export interface ProxyOptions extends RunOptions {
   readonly onExchange?: (judged: number) => void;
   /** The most of a request body kept for judging (every byte is forwarded); default the answer's cap. */
   readonly maxRequestBytes?: number;
+  /**
+   * `--confirm`: the proxy may send its own read-only requests (at most `max`) to judge what it saw
+   * (`confirm.ts`). Without it the proxy sends nothing of its own.
+   */
+  readonly confirm?: { readonly max: number };
 }
 
 function isLoopbackHost(host: string): boolean {
@@ -188,6 +196,10 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   const bus = new EventBus();
   for (const listener of options.listeners) bus.subscribe(listener);
   const recorder = new ExchangeRecorder(spec);
+  const sources: TrafficSource[] = [
+    { id: proxySourceId, title: `traffic through the proxy to ${targetBase}` },
+    ...(options.confirm ? [confirmationsSource] : []),
+  ];
   const session = new TrafficSession(
     {
       secrets: recorder.secrets,
@@ -200,9 +212,10 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
       keptBodyBytes: config.keptBodyBytes,
       keptReportBytes: config.keptReportBytes,
     },
-    [{ id: proxySourceId, title: `traffic through the proxy to ${targetBase}` }],
+    sources,
   );
-  const forwarder = new Forwarder(config, options, targetBase, recorder, session, bus);
+  const confirmer = options.confirm && confirmerOf(options.confirm.max, config, spec, recorder, session, bus);
+  const forwarder = new Forwarder(config, options, targetBase, recorder, session, bus, confirmer);
   const server = await listen(options, host, forwarder.listener);
   const limited = runSignal(options.signal, config.maxTimeMs);
   const stopSnapshots = snapshotsEvery(options.reportEveryMs, session, bus);
@@ -221,11 +234,34 @@ export async function runProxy(config: RunConfig, options: ProxyOptions): Promis
   // Within its bound: the exchanges in flight are abandoned (a target stalling or streaming without end must not
   // hold it), then the server closes.
   server.closeAllConnections();
+  // The confirmations first: a client's write held for them goes on at once.
+  await confirmer?.stop();
   await forwarder.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   const finished = session.finish(limited.signal);
   await bus.flush();
   return finished;
+}
+
+/** `--confirm`'s sender: what it sends is judged in the session as `confirmations`, under the recorder's ids. */
+function confirmerOf(
+  max: number,
+  config: RunConfig,
+  spec: ApiSpec,
+  recorder: ExchangeRecorder,
+  session: TrafficSession,
+  bus: EventBus,
+): Confirmer {
+  return new Confirmer({
+    spec,
+    config,
+    max,
+    secrets: recorder.secrets,
+    matchOperation: trafficMatcher(spec),
+    judge: (exchange, caller) => session.add(confirmationsSource.id, recorder.adopt(exchange), caller),
+    emit: (event) => bus.emit(event),
+    note: (line) => session.note(confirmationsSource.id, line),
+  });
 }
 
 /** Where the proxy listens (loopback only) and the target's base it forwards to; a usage error otherwise. */
@@ -322,6 +358,7 @@ class Forwarder {
   readonly #recorder: ExchangeRecorder;
   readonly #session: TrafficSession;
   readonly #bus: EventBus;
+  readonly #confirmer: Confirmer | undefined;
   readonly #agent: Agent;
   readonly #maxRequestBytes: number;
   readonly #inFlight = new Set<Promise<void>>();
@@ -336,8 +373,10 @@ class Forwarder {
     recorder: ExchangeRecorder,
     session: TrafficSession,
     bus: EventBus,
+    confirmer: Confirmer | undefined,
   ) {
     this.#config = config;
+    this.#confirmer = confirmer;
     this.#options = options;
     this.#targetBase = targetBase;
     this.#recorder = recorder;
@@ -396,13 +435,23 @@ class Forwarder {
       headersMs,
       totalMs: performance.now() - started,
     });
+    // A client's write waits for the confirmations in flight and none starts while it is (ended once, either way).
+    await this.#confirmer?.clientStarting(method);
+    let open = true;
+    const ended = () => {
+      if (open) this.#confirmer?.clientEnded(method);
+      open = false;
+    };
     try {
       const answer = await request(url, { method: method as "GET", headers, body, dispatcher: this.#agent });
       headersMs = performance.now() - started;
       const response = await relayAnswer(answer, outgoing, this.#config);
+      ended();
       if (this.#stopping) return;
-      this.#judge(observed({ response }), callerOf(requestHeaders));
+      const exchange = this.#judge(observed({ response }), callerOf(requestHeaders));
+      this.#confirmer?.afterClient(exchange, requestHeaders);
     } catch (error) {
+      ended();
       if (this.#stopping) return;
       const code = (error as { code?: string }).code ?? "TRANSPORT";
       if (!outgoing.headersSent) {
@@ -414,9 +463,11 @@ class Forwarder {
     }
   }
 
-  #judge(observed: ObservedExchange, caller: string | undefined): void {
-    this.#session.add(proxySourceId, this.#recorder.record(observed), caller);
+  #judge(observed: ObservedExchange, caller: string | undefined): Exchange {
+    const exchange = this.#recorder.record(observed);
+    this.#session.add(proxySourceId, exchange, caller);
     this.#judged += 1;
     this.#options.onExchange?.(this.#judged);
+    return exchange;
   }
 }

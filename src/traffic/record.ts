@@ -90,6 +90,14 @@ export class ExchangeRecorder {
     this.#recorded(observed);
   }
 
+  /**
+   * An exchange recorded elsewhere (the proxy's own requests, through the runner's client) under this recorder's
+   * next id: ids stay unique in the session.
+   */
+  adopt(exchange: Exchange): Exchange {
+    return { ...exchange, id: this.#nextId++ };
+  }
+
   record(observed: ObservedExchange): Exchange {
     const { request, response } = this.#recorded(observed);
     return {

@@ -19,6 +19,7 @@ import type { EventBus } from "../runner/event-bus.ts";
 import { ExchangeJudge, type RecordResult } from "../runner/exchange-judge.ts";
 import { FailureGroups } from "../runner/failure-groups.ts";
 import type { ApiSpec } from "../spec/types.ts";
+import { notShownOf, TrafficEvidence } from "./not-shown.ts";
 
 /** The one case of a source's suite. */
 export const trafficCaseId = "exchanges";
@@ -51,12 +52,24 @@ interface Source {
   unmatched: number;
   /** Distinct unmatched requests (`METHOD /path`), the first {@link unmatchedListed}, each with how often it came. */
   readonly unmatchedSeen: Map<string, number>;
+  /** Why its case is skipped when it judged nothing. */
+  readonly skipReason: string;
+  /** Lines its feeder logged (`note`), for the case's log. */
+  readonly notes: string[];
   finished: boolean;
+}
+
+/** A source of traffic: its suite's id and title, and why its case is skipped when it judged nothing. */
+export interface TrafficSource {
+  readonly id: string;
+  readonly title: string;
+  readonly skipReason?: string;
 }
 
 export class TrafficSession {
   readonly #input: TrafficSessionInput;
   readonly #judge: ExchangeJudge;
+  readonly #evidence: TrafficEvidence;
   readonly #groups: FailureGroups;
   readonly #kept: KeptBodies;
   readonly #secrets: SecretValues;
@@ -67,14 +80,12 @@ export class TrafficSession {
   readonly #unanswered = new Map<string, number>();
   #snapshots = 0;
 
-  constructor(
-    input: TrafficSessionInput,
-    sources: readonly { readonly id: string; readonly title: string }[],
-  ) {
+  constructor(input: TrafficSessionInput, sources: readonly TrafficSource[]) {
     this.#input = input;
     this.#secrets = input.secrets ?? new SecretValues();
     const { spec, bus } = input;
     this.#judge = new ExchangeJudge(spec, input.checks);
+    this.#evidence = new TrafficEvidence(spec);
     this.#groups = new FailureGroups(
       (event) => bus.emit(event),
       spec.operations.all().map((operation) => operation.operationId),
@@ -97,10 +108,10 @@ export class TrafficSession {
       toolVersion: input.toolVersion,
       nodeVersion: process.version,
     });
-    for (const source of sources) this.#open(source.id, source.title);
+    for (const source of sources) this.#open(source);
   }
 
-  #open(id: string, title: string): void {
+  #open({ id, title, skipReason }: TrafficSource): void {
     const { bus } = this.#input;
     const tally = new CaseTally(
       this.#secrets,
@@ -115,6 +126,8 @@ export class TrafficSession {
       exchanges: 0,
       unmatched: 0,
       unmatchedSeen: new Map(),
+      skipReason: skipReason ?? "no exchange of an operation of the description to judge",
+      notes: [],
       finished: false,
     });
     bus.emit({ type: "suite-started", suiteId: id, title, tags: ["read-only"] });
@@ -142,6 +155,7 @@ export class TrafficSession {
       else if (source.unmatchedSeen.size < unmatchedListed) source.unmatchedSeen.set(key, 1);
       return;
     }
+    this.#evidence.observe(exchange, recording !== undefined);
     if (!exchange.response) {
       const code = exchange.error?.code ?? "TRANSPORT";
       this.#unanswered.set(code, (this.#unanswered.get(code) ?? 0) + 1);
@@ -150,6 +164,11 @@ export class TrafficSession {
       ...(recording ? { recording } : {}),
       ...(caller !== undefined ? { caller } : {}),
     });
+  }
+
+  /** Adds a line to a source's case log (what its feeder did beyond the exchanges, e.g. requests it did not send). */
+  note(sourceId: string, line: string): void {
+    this.#sources.get(sourceId)?.notes.push(line);
   }
 
   /** Records a result in a source's case (a failure or skip also as a `check` event). */
@@ -186,6 +205,7 @@ export class TrafficSession {
     const { tally } = source;
     const logs: string[] = [exchangesText(source.exchanges)];
     if (source.unmatched > 0) logs.push(`${unmatchedText(source)}: ${unmatchedList(source)}`);
+    logs.push(...source.notes);
     return checksOnlyCaseEnd({
       suiteId: source.id,
       caseId: trafficCaseId,
@@ -193,7 +213,7 @@ export class TrafficSession {
       tally,
       durationMs: performance.now() - source.started,
       exchangeCount: source.exchanges,
-      skipReason: "no exchange of an operation of the description to judge",
+      skipReason: source.skipReason,
       logs,
     });
   }
@@ -264,6 +284,7 @@ export class TrafficSession {
         exitCode: reason instanceof RunInterrupted ? reason.exitCode : ExitCode.interrupted,
       };
     }
+    const coverage = this.#judge.coverage();
     return {
       type: "run-finished",
       runId: this.#input.runId,
@@ -272,11 +293,12 @@ export class TrafficSession {
       ...verdict,
       counts: totals,
       exchanges: this.#judge.exchanges,
-      coverage: this.#judge.coverage(),
+      coverage,
       retries: 0,
       rateLimited: 0,
       cleanup: { deleted: 0, failed: [] },
       groups: this.#groups.summary(),
+      notShown: notShownOf(coverage, this.#evidence.rulesNotShown(), this.#judge.checksWithoutVerdict()),
     };
   }
 }

@@ -52,6 +52,20 @@ describe("exchange log", () => {
     ]);
   });
 
+  it("marks the exchanges of another source than the client's traffic (the proxy's own)", async () => {
+    const lines: string[] = [];
+    const log = createExchangeLog({ write: (text) => lines.push(text), ci: false });
+    const started = { type: "run-started", suites: [{ id: "traffic" }, { id: "confirmations" }] };
+    deliver(log, started as unknown as RunEvent);
+    deliver(log, seen(1, 200, "getRegion"));
+    deliver(log, { ...seen(2, 200, "getRegion"), suiteId: "confirmations" } as RunEvent);
+    await Promise.resolve();
+    expect(lines).toEqual([
+      "GET /v4/regions/%1B[31mx1?… 200 ok\n",
+      "(confirmations) GET /v4/regions/%1B[31mx2?… 200 ok\n",
+    ]);
+  });
+
   it("under CI writes a count a period, and the rest at the run's end", async () => {
     vi.useFakeTimers();
     const lines: string[] = [];

@@ -13,69 +13,13 @@ import { Agent, request } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
 import type { RunEvent, RunFinished, RunSnapshot } from "../../src/core/events.ts";
 import { createReferenceServer } from "../../src/reference/server.ts";
-import { type RunConfig, runConfigDefaults } from "../../src/runner/config.ts";
-import type { RunOptions } from "../../src/runner/run.ts";
-import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { runProxy } from "../../src/traffic/proxy.ts";
+import { proxyConfig, startProxy } from "../helpers/proxy-session.ts";
 import { runSuites } from "../helpers/run-suites.ts";
 
-const config: RunConfig = { ...runConfigDefaults, specPath: bundledSpecPath, reporters: [] };
+const config = proxyConfig;
 const client = new Agent({ keepAliveTimeout: 100 });
 afterAll(() => client.close());
-
-interface Proxy {
-  readonly url: string;
-  readonly events: RunEvent[];
-  /** Settles when the proxy ends by itself (`--max-time`) or is stopped. */
-  readonly finished: Promise<RunFinished>;
-  stop(): Promise<RunFinished>;
-}
-
-async function startProxy(
-  target: string,
-  more: {
-    config?: Partial<RunConfig>;
-    httpsCertFile?: string;
-    reportEveryMs?: number;
-    listeners?: RunOptions["listeners"];
-  } = {},
-): Promise<Proxy> {
-  const events: RunEvent[] = [];
-  const controller = new AbortController();
-  let url = "";
-  let listening: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
-    listening = resolve;
-  });
-  const finished = runProxy(
-    { ...config, ...more.config },
-    {
-      ...(more.httpsCertFile ? { httpsCertFile: more.httpsCertFile } : {}),
-      ...(more.reportEveryMs ? { reportEveryMs: more.reportEveryMs } : {}),
-      runId: "20261124T000000Z-proxy",
-      listeners: [(event) => void events.push(event), ...(more.listeners ?? [])],
-      signal: controller.signal,
-      toolVersion: "test",
-      target,
-      onListening: (at) => {
-        url = at;
-        listening();
-      },
-    },
-  );
-  await Promise.race([ready, finished]);
-  return {
-    get url() {
-      return url;
-    },
-    events,
-    finished,
-    stop: () => {
-      controller.abort();
-      return finished;
-    },
-  };
-}
 
 async function send(
   url: string,

@@ -177,6 +177,15 @@ describe("go-vcr cassettes", () => {
       expect(warnings.join("\n")).toContain(
         "1 exchange matched no operation of the description and was not judged: GET /v4/not-in-the-description",
       );
+      // What it could not show: the walk past page 1 and the filtered list it did show are not listed.
+      expect(finished.notShown?.operations).toMatchObject({ exercised: 3, total: 48 });
+      expect(finished.notShown?.rules.map((rule) => rule.id)).toEqual([
+        "rate-limit",
+        "error-path",
+        "unauthenticated",
+        "write",
+        "oauth-flow",
+      ]);
     },
   );
 

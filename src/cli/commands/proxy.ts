@@ -40,6 +40,17 @@ function builder(yargs: Argv) {
       describe:
         "The most of a request body kept to judge (default: --max-response-bytes); every byte is still forwarded",
     })
+    .option("confirm", {
+      type: "boolean",
+      default: false,
+      describe:
+        "Let the proxy send its own read-only requests with the client's token to judge what it saw: read an item back after a write, fetch the unfiltered list behind a filtered one (a suite 'confirmations' in the reports); off: it sends nothing of its own",
+    })
+    .option("max-confirmations", {
+      coerce: plainNumber,
+      default: 100,
+      describe: "With --confirm: the most requests of its own the proxy sends (GETs only)",
+    })
     .option("max-time", {
       coerce: plainNumber,
       describe:
@@ -49,7 +60,7 @@ function builder(yargs: Argv) {
   return (
     options
       // The same rule table as every numeric option (`--port abc` is refused naming it).
-      .check((args) => checkNumbers(args, ["port", "report-every", "max-request-bytes"]))
+      .check((args) => checkNumbers(args, ["port", "report-every", "max-request-bytes", "max-confirmations"]))
       .example(
         "$0 proxy --target https://127.0.0.1:8443 --ca server.pem --port 8080",
         "Point a client at http://127.0.0.1:8080/v4; Ctrl-C writes the reports",
@@ -82,6 +93,7 @@ export const proxyCommand = defineCommand({
           ...(args.https !== undefined ? { httpsCertFile: args.https } : {}),
           ...(args["report-every"] !== undefined ? { reportEveryMs: args["report-every"] * 60_000 } : {}),
           ...(args["max-request-bytes"] !== undefined ? { maxRequestBytes: args["max-request-bytes"] } : {}),
+          ...(args.confirm ? { confirm: { max: args["max-confirmations"] } } : {}),
           onListening: (url) =>
             process.stderr.write(
               `conform proxy: listening on ${url}, forwarding to ${args.target} (Ctrl-C to stop)\n`,

@@ -9,6 +9,7 @@ import type {
   BaselineComparison,
   Counts,
   FailureGroup,
+  NotShown,
   OperationCoverage,
   RunFinished,
 } from "../../core/events.ts";
@@ -16,6 +17,7 @@ import { coverageLine, reasonWords, summarizeTable } from "../../runner/coverage
 import { counted, countsText, labelsText, type Paint } from "./console-paint.ts";
 import { formatDuration } from "./durations.ts";
 import type { LatencySummary } from "./latency-histogram.ts";
+import { notShownLines, notShownTitle } from "./not-shown-text.ts";
 import type { RunStatus } from "./run-record.ts";
 import { totalOf } from "./run-record.ts";
 import { terminalSafe } from "./text.ts";
@@ -43,6 +45,8 @@ export interface ConsoleSummaryInput {
   /** The coverage table (the operations seen so far for a run that did not end) and the description's total. */
   readonly coverage: { readonly total: number; readonly operations: readonly OperationCoverage[] };
   readonly failUnder: RunFinished["failUnder"];
+  /** Traffic conform did not make (proxy, verify): what it never showed. */
+  readonly notShown?: NotShown | undefined;
   /** Rows of the coverage table printed; the rest are counted. */
   readonly maxCoverageRows: number;
 }
@@ -159,6 +163,15 @@ function coverageTableLines(input: ConsoleSummaryInput, paint: Paint): string[] 
   return lines;
 }
 
+function notShownSection(input: ConsoleSummaryInput, paint: Paint): string[] {
+  if (!input.notShown) return [];
+  return [
+    "",
+    paint("bold", `${notShownTitle}:`),
+    ...notShownLines(input.notShown).map((line) => `  ${paint("gray", "-")} ${safe(line)}`),
+  ];
+}
+
 function verdictLine(input: ConsoleSummaryInput, exercised: number, paint: Paint): string {
   const { status, latency } = input;
   const verdict =
@@ -188,6 +201,7 @@ export function summaryLines(input: ConsoleSummaryInput, paint: Paint): string[]
     ...stoppedLines(input, paint),
     ...cleanupAndWarningLines(input, paint),
     ...coverageTableLines(input, paint),
+    ...notShownSection(input, paint),
     "",
     verdictLine(input, summary.exercised, paint),
     paint("gray", `run ${safe(input.runId)}${labelsText(input.labelPrefix)}`),
