@@ -20,6 +20,7 @@ import { observedErrorField } from "./observed-error-field.ts";
 import { observedFilter } from "./observed-filter.ts";
 import { observedPages } from "./observed-pages.ts";
 import { observedRateLimit } from "./observed-rate-limit.ts";
+import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
@@ -56,6 +57,7 @@ export const builtinChecks = {
   "hsts-header": hstsHeader,
   "secrets-not-returned": secretsNotReturned,
   "created-time-utc": createdTimeUtc,
+  "observed-read-back": observedReadBack,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
