@@ -18,6 +18,7 @@ import { notAServerError } from "./not-a-server-error.ts";
 import { observedDeprecated } from "./observed-deprecated.ts";
 import { observedErrorField } from "./observed-error-field.ts";
 import { observedFilter } from "./observed-filter.ts";
+import { observedGoneAfterDelete } from "./observed-gone-after-delete.ts";
 import { observedPages } from "./observed-pages.ts";
 import { observedRateLimit } from "./observed-rate-limit.ts";
 import { observedReadBack } from "./observed-read-back.ts";
@@ -58,6 +59,7 @@ export const builtinChecks = {
   "secrets-not-returned": secretsNotReturned,
   "created-time-utc": createdTimeUtc,
   "observed-read-back": observedReadBack,
+  "observed-gone-after-delete": observedGoneAfterDelete,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
