@@ -21,6 +21,7 @@ import { observedFilter } from "./observed-filter.ts";
 import { observedGoneAfterDelete } from "./observed-gone-after-delete.ts";
 import { observedPages } from "./observed-pages.ts";
 import { observedRateLimit } from "./observed-rate-limit.ts";
+import { observedReachesState } from "./observed-reaches-state.ts";
 import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
@@ -60,6 +61,7 @@ export const builtinChecks = {
   "created-time-utc": createdTimeUtc,
   "observed-read-back": observedReadBack,
   "observed-gone-after-delete": observedGoneAfterDelete,
+  "observed-reaches-state": observedReachesState,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
