@@ -15,6 +15,7 @@ import { errorBodyShape } from "./error-body-shape.ts";
 import { hstsHeader } from "./hsts-header.ts";
 import { invalidRequestRefused } from "./invalid-request-refused.ts";
 import { notAServerError } from "./not-a-server-error.ts";
+import { observedCounts } from "./observed-counts.ts";
 import { observedDeprecated } from "./observed-deprecated.ts";
 import { observedErrorField } from "./observed-error-field.ts";
 import { observedFilter } from "./observed-filter.ts";
@@ -62,6 +63,7 @@ export const builtinChecks = {
   "observed-read-back": observedReadBack,
   "observed-gone-after-delete": observedGoneAfterDelete,
   "observed-reaches-state": observedReachesState,
+  "observed-counts": observedCounts,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
