@@ -19,6 +19,7 @@ import { observedCounts } from "./observed-counts.ts";
 import { observedDeprecated } from "./observed-deprecated.ts";
 import { observedErrorField } from "./observed-error-field.ts";
 import { observedFilter } from "./observed-filter.ts";
+import { observedFilterComplete } from "./observed-filter-complete.ts";
 import { observedGoneAfterDelete } from "./observed-gone-after-delete.ts";
 import { observedPages } from "./observed-pages.ts";
 import { observedRateLimit } from "./observed-rate-limit.ts";
@@ -64,6 +65,7 @@ export const builtinChecks = {
   "observed-gone-after-delete": observedGoneAfterDelete,
   "observed-reaches-state": observedReachesState,
   "observed-counts": observedCounts,
+  "observed-filter-complete": observedFilterComplete,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
