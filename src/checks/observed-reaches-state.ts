@@ -1,10 +1,11 @@
 /**
  * `observed-reaches-state`: an item the traffic boots (a `boot` or `reboot` action answered 2xx, or a create
- * answered `provisioning` or `booting` and not asked `booted: false`) and then polls (reads it again and again) reaches
- * `running` within the bound. The description states no bound: it is the run's own wait for a remote target
- * (5 minutes). Judged when a read says `running` (passed), else at the end of the traffic: polled past the bound
- * without it is a failure; polling that stopped before the bound is skipped with the reason. Any other write at or
- * under the item (a shutdown, a delete) ends the watch unjudged. Per-run state: the watches (bounded).
+ * answered `provisioning` or `booting` and not asked `booted: false`) and then polls (reads it again and again)
+ * reaches `running` within the bound. The description states no bound: it is the run's own wait for a remote target
+ * (5 minutes). Judged when a read says `running` (passed), else at the end of the traffic for an item read at least
+ * twice (one read is a read back, not polling): polled past the bound without it is a failure; polling that stopped
+ * before the bound is skipped with the reason. Any other write at or under the item (a shutdown, a delete) ends the
+ * watch unjudged. Per-run state: the watches (bounded).
  * @module
  */
 import type { Exchange } from "../core/exchange.ts";
@@ -26,6 +27,8 @@ interface Watch {
   readonly since: number;
   /** The last poll (a read of the item) and when its answer came. */
   last?: { readonly exchange: Exchange; readonly at: number; readonly status: unknown };
+  /** Reads of the item since: one is a read back, two or more are polling. */
+  polls: number;
 }
 
 interface Watches {
@@ -44,13 +47,14 @@ export const observedReachesState: CheckDefinition<Watches> = {
       for (const watched of state.watches.keys())
         if (isAtOrUnder(item, watched)) state.watches.delete(watched);
       if (isSuccess(exchange) && starts(role, exchange, context.operation?.pathTemplate))
-        remember(state.watches, item, { by: requestLine(exchange), since: context.sentAt });
+        remember(state.watches, item, { by: requestLine(exchange), since: context.sentAt, polls: 0 });
       return undefined;
     }
     const watch = state.watches.get(item);
     if (role !== "read" || !watch || exchange.response.status !== 200) return undefined;
     const status = isObject(exchange.response.json) ? exchange.response.json.status : undefined;
     watch.last = { exchange, at: context.receivedAt, status };
+    watch.polls += 1;
     if (status !== target) return undefined;
     state.watches.delete(item);
     return passed;
@@ -68,10 +72,13 @@ function starts(role: string, exchange: Parameters<typeof requestObject>[0], tem
   );
 }
 
-/** A watch still open when the traffic ended: polled past the bound fails; polled less is not judged. */
+/**
+ * A watch still open when the traffic ended: polled past the bound fails; polled less is not judged; read once
+ * (a create read back, as a run's body cases do) is no polling: nothing to say.
+ */
 function verdictAtEnd(watch: Watch): EndFinding[] {
   const { last } = watch;
-  if (!last) return [];
+  if (!last || watch.polls < 2) return [];
   const seconds = Math.round((last.at - watch.since) / 1000);
   if (last.at - watch.since > reachBoundMs)
     return [

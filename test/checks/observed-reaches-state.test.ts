@@ -119,14 +119,19 @@ describe("observed-reaches-state", () => {
     ],
     [
       "polling stopped before the bound is skipped with the reason",
-      [boot(), poll("booting", 1000)],
+      [boot(), poll("booting", 1000), poll("booting", 2000)],
       "skipped",
+    ],
+    [
+      "a create read back once (a run's body case) is no polling: nothing to judge",
+      [create({}), poll("provisioning")],
+      undefined,
     ],
     ["reached running leaves nothing open", [boot(), poll("running")], undefined],
     ["a boot never polled leaves nothing to judge", [boot()], undefined],
     [
       "a create answered in a state not on the way to running (a node's DOWN) is not watched",
-      [createNode(), readNode()],
+      [createNode(), readNode(), readNode()],
       undefined,
     ],
   ] as const)("at the end: %s", (_name, sequence, status) => {
@@ -145,7 +150,7 @@ describe("observed-reaches-state", () => {
         actual: "booting",
       },
     ]);
-    expect(atEnd([boot(), poll("booting", 20_000)])).toEqual([
+    expect(atEnd([boot(), poll("booting", 10_000), poll("booting", 20_000)])).toEqual([
       {
         status: "skipped",
         reason:
