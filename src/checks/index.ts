@@ -15,11 +15,16 @@ import { errorBodyShape } from "./error-body-shape.ts";
 import { hstsHeader } from "./hsts-header.ts";
 import { invalidRequestRefused } from "./invalid-request-refused.ts";
 import { notAServerError } from "./not-a-server-error.ts";
+import { observedCounts } from "./observed-counts.ts";
 import { observedDeprecated } from "./observed-deprecated.ts";
 import { observedErrorField } from "./observed-error-field.ts";
 import { observedFilter } from "./observed-filter.ts";
+import { observedFilterComplete } from "./observed-filter-complete.ts";
+import { observedGoneAfterDelete } from "./observed-gone-after-delete.ts";
 import { observedPages } from "./observed-pages.ts";
 import { observedRateLimit } from "./observed-rate-limit.ts";
+import { observedReachesState } from "./observed-reaches-state.ts";
+import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
@@ -56,6 +61,11 @@ export const builtinChecks = {
   "hsts-header": hstsHeader,
   "secrets-not-returned": secretsNotReturned,
   "created-time-utc": createdTimeUtc,
+  "observed-read-back": observedReadBack,
+  "observed-gone-after-delete": observedGoneAfterDelete,
+  "observed-reaches-state": observedReachesState,
+  "observed-counts": observedCounts,
+  "observed-filter-complete": observedFilterComplete,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;

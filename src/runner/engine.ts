@@ -33,7 +33,7 @@ import { operationMatcher } from "./operation-matcher.ts";
 import { everyOperation, type OperationSelection } from "./operation-selection.ts";
 import { RatePacer } from "./rate-pacer.ts";
 import { type CaseOutcome, type CaseRunDeps, runCase, skippedCase } from "./run-case.ts";
-import { judgeRunEnd, runEndPlan } from "./run-end-checks.ts";
+import { judgeRunEnd } from "./run-end-checks.ts";
 import { runWarnings } from "./run-warnings.ts";
 import { SharedReads } from "./shared-reads.ts";
 import { StrayErrors } from "./stray-errors.ts";
@@ -309,8 +309,6 @@ function announceRun(input: EngineInput, deps: CaseRunDeps): void {
   const planned: PlannedSuite[] = [...input.suites, ...input.refused.map((entry) => entry.suite)].map(
     (suite) => ({ id: suite.id, title: suite.title, tags: suite.tags, cases: suite.cases.length }),
   );
-  const endPlan = runEndPlan(input.checks);
-  if (endPlan) planned.push(endPlan);
   bus.emit({
     type: "run-started",
     runId: input.runId,

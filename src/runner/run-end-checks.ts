@@ -1,12 +1,13 @@
 /**
- * The checks' end-of-run hooks in `conform run`: when an enabled check has one (`CheckDefinition.end`), the run
- * plans one more suite of one case, judged after every suite has run, where its findings are recorded, so a
- * finding about an exchange of a finished case still counts, groups and reports like any check's result. A run
- * whose checks have no end hook plans and emits nothing more.
+ * The checks' end-of-run hooks in `conform run`: after every suite has run, the enabled checks' hooks
+ * (`CheckDefinition.end`) are called, and what they find goes to one more suite of one case, so a finding about an
+ * exchange of a finished case still counts, groups and reports like any check's result. That suite is not planned:
+ * it is emitted only when a hook found something, so a run whose hooks find nothing (most of them: a run's suites
+ * wait for what they start) looks as one without hooks; an interrupted run calls no hook.
  * @module
  */
 import type { CheckDefinition } from "../checks/types.ts";
-import type { CaseStatus, PlannedSuite } from "../core/events.ts";
+import type { CaseStatus } from "../core/events.ts";
 import type { SecretValues } from "../core/redact.ts";
 import { CaseTally, type KeptBodies } from "./case-tally.ts";
 import { checksOnlyCaseEnd } from "./checks-only-case.ts";
@@ -20,12 +21,6 @@ export const runEndSuite = {
   title: "What the checks judge when the run's traffic has ended",
 } as const;
 
-/** The suite to plan for the end-of-run hooks, when an enabled check has one. */
-export function runEndPlan(checks: readonly CheckDefinition[]): PlannedSuite | undefined {
-  if (!checks.some((definition) => definition.end)) return undefined;
-  return { id: runEndSuite.id, title: runEndSuite.title, tags: ["read-only"], cases: 1 };
-}
-
 export interface RunEndDeps {
   readonly judge: ExchangeJudge;
   readonly checks: readonly CheckDefinition[];
@@ -37,24 +32,33 @@ export interface RunEndDeps {
   readonly signal: AbortSignal;
 }
 
-/** Runs the end-of-run hooks as the planned suite's case; its status, or undefined when none was planned. */
+/**
+ * Runs the end-of-run hooks; their findings as the case of one more suite, opened at the first finding. Its status,
+ * or undefined when no hook found anything (or the run was interrupted, or no check has a hook).
+ */
 export function judgeRunEnd(deps: RunEndDeps): CaseStatus | undefined {
-  if (!runEndPlan(deps.checks)) return undefined;
+  if (deps.signal.aborted || !deps.checks.some((definition) => definition.end)) return undefined;
   const { bus } = deps;
   const { id: suiteId, caseId, title } = runEndSuite;
   const started = performance.now();
-  bus.emit({ type: "suite-started", suiteId, title, tags: ["read-only"] });
-  bus.emit({ type: "case-started", suiteId, caseId, title });
   const tally = new CaseTally(deps.secrets, { groups: deps.groups, suiteId, caseId }, deps.keptBodies);
-  if (!deps.signal.aborted)
-    deps.judge.end(() => ({
+  let opened = false;
+  deps.judge.end(() => {
+    if (!opened) {
+      opened = true;
+      bus.emit({ type: "suite-started", suiteId, title, tags: ["read-only"] });
+      bus.emit({ type: "case-started", suiteId, caseId, title });
+    }
+    return {
       tally,
       record: (result, exchange) => {
         const recorded = tally.add(result, exchange);
         if (recorded.outcome.status !== "passed")
           bus.emit({ type: "check", suiteId, caseId, result: recorded });
       },
-    }));
+    };
+  });
+  if (!opened) return undefined;
   const end = checksOnlyCaseEnd({
     suiteId,
     caseId,
@@ -62,9 +66,7 @@ export function judgeRunEnd(deps: RunEndDeps): CaseStatus | undefined {
     tally,
     durationMs: performance.now() - started,
     exchangeCount: 0,
-    skipReason: deps.signal.aborted
-      ? "the run was interrupted: what its traffic left open is not judged"
-      : "the end-of-run hooks found nothing to judge",
+    skipReason: "every end-of-run finding was skipped: their reasons say why",
   });
   bus.emit(end.case);
   bus.emit(end.suite);

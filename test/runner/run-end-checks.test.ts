@@ -1,6 +1,6 @@
 /**
- * The checks' end-of-run hooks: `conform run` plans one more case for them only when an enabled check has one, and
- * the traffic session (proxy, verify) records their findings in the last source's case before it ends.
+ * The checks' end-of-run hooks: `conform run` adds one more case for what they found, only when they found something,
+ * and the traffic session (proxy, verify) records their findings in the last source's case before it ends.
  */
 import { describe, expect, it } from "vitest";
 import type { AnsweredExchange, CheckDefinition } from "../../src/checks/types.ts";
@@ -11,7 +11,7 @@ import { CaseTally } from "../../src/runner/case-tally.ts";
 import { EventBus } from "../../src/runner/event-bus.ts";
 import { ExchangeJudge } from "../../src/runner/exchange-judge.ts";
 import { FailureGroups } from "../../src/runner/failure-groups.ts";
-import { judgeRunEnd, runEndPlan, runEndSuite } from "../../src/runner/run-end-checks.ts";
+import { judgeRunEnd, runEndSuite } from "../../src/runner/run-end-checks.ts";
 import { TrafficSession } from "../../src/traffic/session.ts";
 import { exchange, operation, stubSpec } from "../helpers/exchanges.ts";
 
@@ -59,9 +59,7 @@ function endOfRun(statuses: number[], aborted = false) {
 }
 
 describe("end-of-run hooks in a run", () => {
-  it("plans a case only when an enabled check has a hook", () => {
-    expect(runEndPlan([plain])).toBeUndefined();
-    expect(runEndPlan([plain, unsettled])).toMatchObject({ id: runEndSuite.id, cases: 1 });
+  it("adds nothing when no enabled check has a hook", () => {
     const judge = new ExchangeJudge(stubSpec(), [plain]);
     const { bus, events } = collected();
     const none = judgeRunEnd({
@@ -79,16 +77,8 @@ describe("end-of-run hooks in a run", () => {
   it.each([
     { name: "a finding fails the case", statuses: [200, 202], status: "failed", checks: 1 },
     { name: "passes only pass it", statuses: [200, 200], status: "passed", checks: 0 },
-    { name: "nothing found skips it", statuses: [], status: "skipped", checks: 0 },
-    {
-      name: "an interrupted run judges nothing open",
-      statuses: [202],
-      status: "skipped",
-      checks: 0,
-      aborted: true,
-    },
-  ])("$name", ({ statuses, status, checks, aborted }) => {
-    const { status: ended, events } = endOfRun(statuses, aborted);
+  ])("$name", ({ statuses, status, checks }) => {
+    const { status: ended, events } = endOfRun(statuses);
     expect(ended).toBe(status);
     expect(events.map((event) => event.type)).toEqual([
       "suite-started",
@@ -99,6 +89,13 @@ describe("end-of-run hooks in a run", () => {
     ]);
     const finished = events.find((event) => event.type === "case-finished");
     expect(finished).toMatchObject({ suiteId: runEndSuite.id, status });
+  });
+
+  it.each([
+    { name: "nothing found adds no case: a run looks as one without hooks", statuses: [], aborted: false },
+    { name: "an interrupted run judges nothing open", statuses: [202], aborted: true },
+  ])("$name", ({ statuses, aborted }) => {
+    expect(endOfRun(statuses, aborted)).toEqual({ status: undefined, events: [] });
   });
 });
 

@@ -86,6 +86,10 @@ const steps: Record<string, { readonly step: string; readonly check: string }> =
     step: "workflow-balancer/https-certificate",
     check: "assert:the handshake on port 443 presents the uploaded certificate",
   },
+  "profile-protocol-kept": {
+    step: "workflow-balancer/https",
+    check: "assert:the switched profile: protocol is https",
+  },
 };
 
 describe("workflow suites on the clean reference", () => {

@@ -12,6 +12,7 @@ import { nodesNeverUp } from "./nodes-never-up.ts";
 import { nodesStatusSwapped } from "./nodes-status-swapped.ts";
 import { portNeverListens } from "./port-never-listens.ts";
 import { portSharedByProfiles } from "./port-shared-by-profiles.ts";
+import { profileProtocolKept } from "./profile-protocol-kept.ts";
 import { rootPassEchoed } from "./root-pass-echoed.ts";
 import { sslKeyEchoed } from "./ssl-key-echoed.ts";
 import type { Fault } from "./types.ts";
@@ -34,4 +35,5 @@ export const workflowFaults: readonly Fault[] = [
   balancerWrongPort,
   balancerForwardsToDownNodes,
   httpsKeepsOldCertificate,
+  profileProtocolKept,
 ];
