@@ -31,8 +31,10 @@ function noteSecrets(value: unknown): void {
     const item = stack.pop();
     if (typeof item !== "object" || item === null) continue;
     for (const [key, entry] of Object.entries(item)) {
-      // Lists show a token's first characters then `...`: what is shown there is not the secret.
-      if (secretKeys.test(key) && typeof entry === "string" && entry.length >= 8 && !entry.endsWith("..."))
+      // Lists show a token's first characters then `...`, and reads a client's secret as `<REDACTED>`: what is
+      // shown there is not the secret.
+      const shown = typeof entry === "string" && (entry.endsWith("...") || entry === "<REDACTED>");
+      if (secretKeys.test(key) && typeof entry === "string" && entry.length >= 8 && !shown)
         issued.add(entry);
       else stack.push(entry);
     }

@@ -32,12 +32,12 @@ describe("operations suite", () => {
     expect(intents.length).toBeLessThanOrEqual(6 * requested.size);
   });
 
-  it.concurrent.each(["invalid-body-accepted", "page-size-out-of-range-accepted"])(
-    "catches %s through invalid-request-refused",
-    async (faultId) => {
-      await expectCaught(["operations"], faultId, ["invalid-request-refused"]);
-    },
-  );
+  // Not page-size-out-of-range-accepted: a list gets one URL rule broken alone per run, drawn by the seed (a page
+  // below 1, a page_size of the wrong type...), so whether one of them is a page_size out of range is chance; the
+  // pagination suite, which claims that fault, walks those edges on purpose.
+  it("catches invalid-body-accepted through invalid-request-refused", async () => {
+    await expectCaught(["operations"], "invalid-body-accepted", ["invalid-request-refused"]);
+  });
 
   it("catches client-secret-shown through secrets-not-returned: a client read back shows its secret", async () => {
     await expectCaught(["operations"], "client-secret-shown", ["secrets-not-returned"]);

@@ -81,8 +81,10 @@ describe("a run's HAR fed to conform verify", () => {
     await har.close();
     expect(run.failedChecks).toContain("invalid-request-refused");
     const { events, finished } = await verify([file]);
-    const judged = [...failedChecks(events)].filter((id) => !id.startsWith("observed-")).sort();
-    expect(judged).toEqual([...run.failedChecks].filter((id) => !id.startsWith("assert:")).sort());
+    // The observed-* checks judge sequences, which a HAR of one suite's run replays only in part.
+    const perExchange = (id: string) => !id.startsWith("observed-") && !id.startsWith("assert:");
+    const judged = [...failedChecks(events)].filter(perExchange).sort();
+    expect(judged).toEqual([...run.failedChecks].filter(perExchange).sort());
     const generic = (all: readonly { checkId: string; id: string; failures: number }[]) =>
       all
         .filter((group) => group.checkId.endsWith("-request-refused") || group.checkId.endsWith("-accepted"))
