@@ -34,8 +34,7 @@ function noteSecrets(value: unknown): void {
       // Lists show a token's first characters then `...`, and reads a client's secret as `<REDACTED>`: what is
       // shown there is not the secret.
       const shown = typeof entry === "string" && (entry.endsWith("...") || entry === "<REDACTED>");
-      if (secretKeys.test(key) && typeof entry === "string" && entry.length >= 8 && !shown)
-        issued.add(entry);
+      if (secretKeys.test(key) && typeof entry === "string" && entry.length >= 8 && !shown) issued.add(entry);
       else stack.push(entry);
     }
   }
