@@ -20,7 +20,8 @@ interface Sighting {
   readonly writes: number;
 }
 
-interface Counts {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface Counts {
   /** Item path → its last sighting and the one before. */
   readonly seen: Map<string, { last: Sighting; before?: Sighting }>;
   writes: number;

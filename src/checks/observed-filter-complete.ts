@@ -31,7 +31,8 @@ interface Filtered extends Sighting {
   readonly filter: CompiledFilter;
 }
 
-interface Lists {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface Lists {
   readonly unfiltered: Map<string, Sighting>;
   /** List key → filter text → the last whole answer to it. */
   readonly filtered: Map<string, Map<string, Filtered>>;

@@ -11,7 +11,8 @@ import { isObject, remember } from "./_internals/observed.ts";
 import { requestLine } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
 
-interface Deleted {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface Deleted {
   /** Deleted item path → the delete's request line (for messages). */
   readonly items: Map<string, string>;
 }

@@ -31,7 +31,8 @@ interface Walk {
   readonly writesAt: number;
 }
 
-interface Walks {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface Walks {
   readonly walks: Map<string, Walk>;
   /** Writes (answered requests other than GET, HEAD, OPTIONS) seen so far: one between two pages ends the walk. */
   writes: number;

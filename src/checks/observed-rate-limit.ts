@@ -10,7 +10,8 @@ import { failed, passed } from "../core/result.ts";
 import { observedOperation, remember } from "./_internals/observed.ts";
 import type { CheckDefinition } from "./types.ts";
 
-interface Window {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface Window {
   seen: number;
   lowest: number;
 }

@@ -31,7 +31,8 @@ interface Watch {
   polls: number;
 }
 
-interface Watches {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface Watches {
   readonly watches: Map<string, Watch>;
 }
 

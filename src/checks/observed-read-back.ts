@@ -20,7 +20,8 @@ interface Written {
   readonly by: string;
 }
 
-interface ReadBacks {
+/** The check's per-run state (exported: the registry's declared type names it). */
+export interface ReadBacks {
   readonly pending: Map<string, Written>;
 }
 
