@@ -145,7 +145,7 @@ export * from "./toolkit/path-values.ts";
 
 // Protocol: tokens minted and revoked, the login at the OAuth server, Retry-After.
 
-export { retryAfterMs } from "./runner/transport/retry-429.ts";
+export { retryAfterMs } from "./runner/transport/failures.ts";
 export * from "./toolkit/login.ts";
 export * from "./toolkit/tokens.ts";
 

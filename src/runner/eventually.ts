@@ -10,7 +10,7 @@
  */
 import type { LiveResponse, PacerClock } from "./contracts.ts";
 import { realPacerClock } from "./rate-pacer.ts";
-import { retryAfterMs } from "./transport/retry-429.ts";
+import { retryAfterMs } from "./transport/failures.ts";
 
 export interface EventuallyOptions {
   /** Give up after this long (ms), counting from the first poll. */

@@ -16,8 +16,7 @@ import { pacingKeyOf } from "./transport/pace.ts";
 import { Transport } from "./transport/transport.ts";
 import type { AnswerSlot, TransportRequest } from "./transport/types.ts";
 
-export { TransportError } from "./transport/record.ts";
-export { retryAfterMs } from "./transport/retry-429.ts";
+export { retryAfterMs, TransportError } from "./transport/failures.ts";
 
 export interface ClientOptions {
   readonly timeoutMs: number;

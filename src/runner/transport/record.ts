@@ -15,6 +15,7 @@ import type { SecretValues } from "../../core/redact.ts";
 import { abortRelayOf } from "../abort-relay.ts";
 import { type TransportBounds, transportReason } from "../transport-reason.ts";
 import { decodedWithin } from "./bounds.ts";
+import { TransportError } from "./failures.ts";
 import {
   PassingHandler,
   type RawHeaders,
@@ -28,17 +29,6 @@ export interface RecordOptions extends TransportBounds {
   /** Headers (lower case) whose values are never recorded: the user's `--header`s secret by their names. */
   readonly secretHeaderNames: ReadonlySet<string>;
   readonly maxResponseBytes: number;
-}
-
-/** No answer came (or not a whole one within the bounds): the code, the words, and the recorded exchange. */
-export class TransportError extends Error {
-  readonly code: string;
-  readonly exchange: Exchange;
-  constructor(code: string, message: string, exchange: Exchange) {
-    super(message);
-    this.code = code;
-    this.exchange = exchange;
-  }
 }
 
 /** The record step; exchange ids count up over the transport's life. */

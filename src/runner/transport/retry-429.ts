@@ -10,6 +10,7 @@ import type { Dispatcher } from "undici";
 import { WaitTooLongError } from "../../core/errors.ts";
 import type { PacerClock } from "../contracts.ts";
 import { announcedWaitMs } from "../rate-pacer.ts";
+import { retryAfterMs } from "./failures.ts";
 import {
   PassingHandler,
   type RawHeaders,
@@ -92,14 +93,6 @@ class RetryOn429 extends PassingHandler {
     this.#opts = { ...opts, attempt: opts.attempt + 1 };
     void this.#options.clock.sleep(wait, opts.outgoing.signal).then(() => this.#dispatch(this.#opts, this));
   }
-}
-
-/** `Retry-After` in ms: delta-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function seconds(ms: number): string {
