@@ -194,6 +194,10 @@ describe("conform cleanup", () => {
       /give one of --prefix, --run, --from-report, not --prefix and --run/,
     ],
     [[], /say whose leftovers/],
+    [["--prefix", ""], /--prefix is empty: give a label prefix \(conform: every run's leftovers/],
+    [["--prefix", " "], /--prefix is empty/],
+    [["--run", ""], /--run "" names no run \(no letter or digit\) and would match every run's leftovers/],
+    [["--run", "..."], /--run "\.\.\." names no run/],
   ])("refuses %j with exit 2, saying why", async (args, message) => {
     const refused = conform(["cleanup", "--base-url", "http://127.0.0.1:9/v4", "--token", token, ...args]);
     expect(await refused.exited).toBe(2);

@@ -19,6 +19,21 @@ import type { Leftover } from "../../runner/leftovers.ts";
 import { type ArgsOf, defineCommand } from "../command-module.ts";
 import { checkNumbers, plainNumber } from "../options.ts";
 
+/**
+ * An empty `--prefix`, or a `--run` with no letter or digit (its prefix would be the stem alone, `conform-`), would
+ * take every run's leftovers for one run's: refused, saying how to ask for that on purpose.
+ */
+function refuseEveryRun(args: { prefix?: string | undefined; run?: string | undefined }): void {
+  if (args.prefix !== undefined && args.prefix.trim() === "")
+    throw new ConfigError(
+      "--prefix is empty: give a label prefix (conform: every run's leftovers; conform-ab12cd: one run's)",
+    );
+  if (args.run !== undefined && labelPrefixOf(runConfigDefaults.labelPrefix, args.run).endsWith("-"))
+    throw new ConfigError(
+      `--run ${JSON.stringify(args.run)} names no run (no letter or digit) and would match every run's leftovers: give the run id conform printed (20261123T021500Z-3fa0), or --prefix conform for every run's`,
+    );
+}
+
 function builder(yargs: Argv) {
   return yargs
     .option("base-url", {
@@ -80,6 +95,7 @@ function builder(yargs: Argv) {
             ? "say whose leftovers: --prefix conform (every run), --run <id> or --from-report <report.json>"
             : `give one of --prefix, --run, --from-report, not ${given.map((name) => `--${name}`).join(" and ")}`,
         );
+      refuseEveryRun(args);
       if (args["base-url"] === undefined && args["from-report"] === undefined)
         throw new ConfigError("--base-url is required");
       addedHeadersOf((args.header ?? []).map(String));
