@@ -5,7 +5,7 @@
  */
 import { escapeMarkdown } from "../reporters/_internals/markdown.ts";
 import { writeLatest, writeReportFile } from "../reporters/output.ts";
-import type { FaultMatrix, FaultRow } from "./score.ts";
+import type { FaultMatrix, FaultRow, SuiteSelection } from "./score.ts";
 
 const list = (items: readonly string[]) => (items.length > 0 ? items.join(", ") : "-");
 
@@ -14,7 +14,23 @@ function verdict(row: FaultRow): string {
   return row.missingChecks.length > 0 ? "caught (not by every claimed check)" : "caught";
 }
 
-/** One line a fault, then the score and the false alarms. */
+/** The selection as its options: `--suite a --tag b --exclude-tag c`. */
+function selectionFlags(selection: SuiteSelection): string {
+  return [
+    ...selection.suites.map((id) => `--suite ${id}`),
+    ...selection.tags.map((tag) => `--tag ${tag}`),
+    ...selection.excludeTags.map((tag) => `--exclude-tag ${tag}`),
+  ].join(" ");
+}
+
+/** Which suites ran against the faults, and what counted as caught. */
+export function scoredSuitesText(matrix: FaultMatrix): string {
+  if (matrix.selection)
+    return `the selected suites ${list(matrix.suites)} (${selectionFlags(matrix.selection)}), each against every fault; caught when any of them fails`;
+  return matrix.full ? "every suite against every fault" : "claimed suites only";
+}
+
+/** One line a fault, then the score, the suites scored and the false alarms. */
 export function faultMatrixText(matrix: FaultMatrix): string {
   const rows = matrix.rows.map((row) => [
     row.caught ? "✓" : "✗",
@@ -38,6 +54,7 @@ export function faultMatrixText(matrix: FaultMatrix): string {
     ...rows.map(line),
     "",
     `score: ${matrix.score.caught}/${matrix.score.total} faults caught${escaped.length ? ` (escaped: ${escaped.join(", ")})` : ""}`,
+    `suites scored: ${scoredSuitesText(matrix)}`,
     `clean server: ${matrix.clean.passed ? "no false alarm" : `${matrix.clean.falseAlarms.length} false alarm(s): ${matrix.clean.falseAlarms.map((alarm) => `${alarm.suiteId}/${alarm.caseId} (${list(alarm.checks)})`).join("; ")}`}`,
     "",
   ].join("\n");
@@ -54,7 +71,7 @@ export function faultMatrixMarkdown(matrix: FaultMatrix): string {
         `| \`${row.id}\` | ${cell(row.description)} | ${cell(list(row.expected.suites))} | ${cell(list(row.caughtBy.suites))} | ${row.requestsToDetection ?? "-"} | ${verdict(row)} |`,
     ),
     "",
-    `Score: **${matrix.score.caught}/${matrix.score.total}** faults caught; clean server: ${matrix.clean.passed ? "no false alarm" : `**${matrix.clean.falseAlarms.length} false alarm(s)**`} (seed ${matrix.seed}${matrix.full ? ", every suite against every fault" : ", claimed suites only"}).`,
+    `Score: **${matrix.score.caught}/${matrix.score.total}** faults caught; clean server: ${matrix.clean.passed ? "no false alarm" : `**${matrix.clean.falseAlarms.length} false alarm(s)**`} (seed ${matrix.seed}, ${scoredSuitesText(matrix)}).`,
   ].join("\n");
 }
 

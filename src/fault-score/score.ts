@@ -3,7 +3,9 @@
  * embedded reference server once clean and once per named fault (in-process), and says which suites and checks
  * caught each fault, after how many requests. A fault no claimed suite catches is a hole in the toolkit; a failure
  * on the clean server is a false alarm. By default each fault runs only the suites that claim it; `full` runs every
- * suite against every fault.
+ * suite against every fault. A selection of suites (the config's `suites`, `tags`, `excludeTags`, chosen as
+ * `conform run` chooses them) scores only those: every selected suite runs against every fault, and a fault counts
+ * as caught when any of them fails (what a part of the toolkit, such as the generic layer, catches on its own).
  * @module
  */
 import { ConfigError } from "../core/errors.ts";
@@ -11,9 +13,9 @@ import type { CaseFinished, RunEvent } from "../core/events.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { faultRegistry } from "../reference/faults/index.ts";
 import type { RunConfig } from "../runner/config.ts";
-import { runConformance } from "../runner/run.ts";
+import { planSelection, runConformance } from "../runner/run.ts";
 
-export const faultMatrixSchemaVersion = "1.0.0";
+export const faultMatrixSchemaVersion = "1.1.0";
 
 export interface FaultRow {
   readonly id: string;
@@ -21,7 +23,7 @@ export interface FaultRow {
   readonly expected: { readonly suites: readonly string[]; readonly checks: readonly string[] };
   /** Suites with a failed or errored case, and the checks (ids, or `assert:` names) that failed. */
   readonly caughtBy: { readonly suites: readonly string[]; readonly checks: readonly string[] };
-  /** True when at least one claimed suite failed. */
+  /** True when at least one claimed suite failed (with a selection: at least one selected suite). */
   readonly caught: boolean;
   /** Claimed checks that did not fire (the fault was caught some other way, or not at all). */
   readonly missingChecks: readonly string[];
@@ -43,13 +45,25 @@ export interface CleanRun {
   readonly durationMs: number;
 }
 
+/** The suites a score was asked for, as `conform run` takes them; all empty: no selection. */
+export interface SuiteSelection {
+  readonly suites: readonly string[];
+  readonly tags: readonly string[];
+  readonly excludeTags: readonly string[];
+}
+
 export interface FaultMatrix {
   readonly schemaVersion: string;
   readonly runId: string;
   readonly startedAt: string;
   readonly seed: number;
   readonly toolVersion: string;
+  /** True when every scored suite ran against every fault (`full`, or a selection). */
   readonly full: boolean;
+  /** The selection asked for, when one was (then only `suites` were scored, each against every fault). */
+  readonly selection?: SuiteSelection;
+  /** The suites the clean run ran, which the faults' runs draw from: every suite, or the selection's. */
+  readonly suites: readonly string[];
   readonly clean: CleanRun;
   readonly rows: readonly FaultRow[];
   readonly score: { readonly caught: number; readonly total: number };
@@ -59,6 +73,10 @@ export interface FaultMatrix {
 
 export interface FaultMatrixOptions {
   readonly runId: string;
+  /**
+   * The runs' config. Its `suites`, `tags` and `excludeTags` select the suites to score, as `conform run` selects
+   * them (none: every suite); `excludeTags` also leaves out the cases so tagged.
+   */
   readonly config: RunConfig;
   /** Fault ids to score (default: every registered fault). */
   readonly faults?: readonly string[];
@@ -103,7 +121,10 @@ export function observe(events: readonly RunEvent[]): Observed {
   return observed;
 }
 
-/** One fault's row from what its run showed. */
+/**
+ * One fault's row from what its run showed. `catchers`: the suites whose failure catches it, its claimed ones
+ * unless a selection says otherwise (then any selected suite's).
+ */
 export function faultRow(
   fault: {
     id: string;
@@ -112,6 +133,7 @@ export function faultRow(
   },
   observed: Observed,
   durationMs: number,
+  catchers: readonly string[] = fault.detectedBy.suites,
 ): FaultRow {
   const expectedChecks = fault.detectedBy.checks ?? [];
   return {
@@ -119,7 +141,7 @@ export function faultRow(
     description: fault.description,
     expected: { suites: fault.detectedBy.suites, checks: expectedChecks },
     caughtBy: { suites: [...observed.failedSuites].sort(), checks: [...observed.failedChecks].sort() },
-    caught: fault.detectedBy.suites.some((suite) => observed.failedSuites.has(suite)),
+    caught: catchers.some((suite) => observed.failedSuites.has(suite)),
     missingChecks: expectedChecks.filter((check) => !observed.failedChecks.has(check)),
     requestsToDetection: observed.requestsToDetection,
     requests: observed.requests,
@@ -142,10 +164,13 @@ async function runOnce(options: FaultMatrixOptions, faults: readonly string[], s
   return { observed: observe(events), durationMs: performance.now() - started };
 }
 
-export async function runFaultMatrix(options: FaultMatrixOptions): Promise<FaultMatrix> {
-  const startedAt = new Date().toISOString();
-  const ids = options.faults?.length ? options.faults : [...faultRegistry.keys()].sort();
-  const faults = ids.map((id) => {
+const isSelection = (selection: SuiteSelection) =>
+  selection.suites.length + selection.tags.length + selection.excludeTags.length > 0;
+
+/** The faults to score, by id (default: every registered fault); an unknown one, or one claimed by no suite, refused. */
+function faultsOf(ids: readonly string[] | undefined) {
+  const chosen = ids?.length ? ids : [...faultRegistry.keys()].sort();
+  return chosen.map((id) => {
     const fault = faultRegistry.get(id);
     if (!fault)
       throw new ConfigError(
@@ -155,7 +180,28 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
       throw new ConfigError(`fault ${id} claims no suite that catches it`);
     return fault;
   });
-  const clean = await runOnce(options, [], options.config.suites);
+}
+
+function falseAlarmsOf(observed: Observed): CleanRun["falseAlarms"] {
+  return observed.failedCases.map((event) => ({
+    suiteId: event.suiteId,
+    caseId: event.caseId,
+    checks: event.results
+      .filter((result) => result.outcome.status === "failed")
+      .map((result) => result.checkId),
+  }));
+}
+
+export async function runFaultMatrix(options: FaultMatrixOptions): Promise<FaultMatrix> {
+  const startedAt = new Date().toISOString();
+  const faults = faultsOf(options.faults);
+  const { suites: asked, tags, excludeTags } = options.config;
+  const selection: SuiteSelection = { suites: asked, tags, excludeTags };
+  const selected = isSelection(selection);
+  // The same selection as `conform run` (unknown suites and tags refused), resolved once to the suites' ids.
+  const planned = await planSelection({ ...options.config, baseUrl: undefined });
+  const suites = planned.suites.selected.map((suite) => suite.id);
+  const clean = await runOnce(options, [], suites);
   const rows: FaultRow[] = new Array(faults.length);
   let next = 0;
   let done = 0;
@@ -163,12 +209,9 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     while (next < faults.length && !options.signal.aborted) {
       const index = next++;
       const fault = faults[index]!;
-      const run = await runOnce(
-        options,
-        [fault.id],
-        options.full ? options.config.suites : fault.detectedBy.suites,
-      );
-      rows[index] = faultRow(fault, run.observed, run.durationMs);
+      const catchers = selected ? suites : fault.detectedBy.suites;
+      const run = await runOnce(options, [fault.id], options.full ? suites : catchers);
+      rows[index] = faultRow(fault, run.observed, run.durationMs, catchers);
       done += 1;
       options.onRow?.(rows[index]!, done, faults.length);
     }
@@ -176,20 +219,16 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   const finished = rows.filter(Boolean);
   const caught = finished.filter((row) => row.caught).length;
-  const falseAlarms = clean.observed.failedCases.map((event) => ({
-    suiteId: event.suiteId,
-    caseId: event.caseId,
-    checks: event.results
-      .filter((result) => result.outcome.status === "failed")
-      .map((result) => result.checkId),
-  }));
+  const falseAlarms = falseAlarmsOf(clean.observed);
   return {
     schemaVersion: faultMatrixSchemaVersion,
     runId: options.runId,
     startedAt,
     seed: options.config.seed,
     toolVersion: options.toolVersion,
-    full: options.full ?? false,
+    full: selected || (options.full ?? false),
+    ...(selected ? { selection } : {}),
+    suites,
     clean: {
       passed: falseAlarms.length === 0,
       falseAlarms,
