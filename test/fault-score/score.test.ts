@@ -93,6 +93,17 @@ describe("fault matrix: reading a run", () => {
   });
 });
 
+describe("fault matrix: a selection's row", () => {
+  it.each([
+    ["caught by any selected suite, claimed or not", ["auth", "lists"], true],
+    ["escaped when the failed suite is not among the selected", ["lists"], false],
+  ])("%s", (_name, selected, caught) => {
+    const row = faultRow(fault, observe([exchange, caseFinished("auth", "failed")]), 5, selected);
+    expect(row.caught).toBe(caught);
+    expect(row.expected.suites).toEqual(["headers"]);
+  });
+});
+
 describe("fault matrix: a real run", () => {
   it("catches two header faults with their claimed suites, passes clean, and writes a valid record", async () => {
     const matrix = await runFaultMatrix({
