@@ -12,7 +12,8 @@ import { lifecycleValues } from "./support/lifecycle-values.ts";
 export default defineSuite({
   id: "lifecycles",
   title: "Every resource with a create and a delete lives, changes and dies as its description says",
-  tags: ["lifecycle", "writes"],
+  // `costly`: on a real target (with --allow-writes) its chains create billed instances and load balancers.
+  tags: ["lifecycle", "writes", "costly"],
   cases: [
     {
       id: "each-resource",

@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { lifecycleFaults } from "../../src/reference/faults/lifecycle-faults.ts";
+import { runConfigDefaults } from "../../src/runner/config.ts";
+import { planSelection } from "../../src/runner/run.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { renamedDescription } from "../helpers/renamed-spec.ts";
 import { describeProblems, expectFaultCaught, runSuites } from "../helpers/run-suites.ts";
@@ -17,6 +19,15 @@ const renaming: Record<string, string> = {
 };
 
 describe("lifecycles suite", () => {
+  it.each([
+    ["the embedded server's default selection runs it", {}, true],
+    ["--exclude-tag costly leaves it out (it creates billed resources)", { excludeTags: ["costly"] }, false],
+    ["--tag costly takes it", { tags: ["costly"] }, true],
+  ])("%s", async (_name, selection, selected) => {
+    const planned = await planSelection({ ...runConfigDefaults, specPath: bundledSpecPath, ...selection });
+    expect(planned.suites.selected.map((suite) => suite.id).includes("lifecycles")).toBe(selected);
+  });
+
   it.each([
     ["the bundled description", bundledSpecPath],
     ["a description with renamed paths", renamedDescription(renaming)],
