@@ -199,6 +199,8 @@ export interface OperationPlan {
   readonly path: string;
   /** Absent when the generic layer requests it. */
   readonly notRequested?: { readonly reason: NotRequestedReason; readonly detail: string };
+  /** Requested, but on purpose with no valid request, and why (a write naming no resource, without writes). */
+  readonly validWithheld?: string;
 }
 
 /** What one operation got in a run: its plan, its requests and answers, and who judged them. */
@@ -214,6 +216,8 @@ export interface OperationCoverage {
   readonly notRequested?: OperationPlan["notRequested"];
   /** Requests meant to be valid, and how many were answered 2xx. */
   readonly valid: { readonly sent: number; readonly accepted: number };
+  /** Why no valid request was sent, when it was withheld on purpose (only when requested with none valid). */
+  readonly validWithheld?: string;
   /** Requests breaking a rule on purpose, and how many were refused with a 4xx. */
   readonly invalid: { readonly sent: number; readonly refused: number };
   /** A request named a resource by a value the target's own answers gave (a stateful chain). */

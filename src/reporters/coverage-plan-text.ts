@@ -13,7 +13,10 @@ const safe = (text: string) => terminalSafe(text, true);
 function rowLine(row: OperationPlan, width: number): string {
   const where = safe(`${row.method} ${row.path}`).padEnd(width);
   const why = row.notRequested;
-  const text = why ? `not requested: ${reasonWords[why.reason]}: ${safe(why.detail)}` : "requested";
+  const withheld = row.validWithheld ? `; valid request withheld: ${safe(row.validWithheld)}` : "";
+  const text = why
+    ? `not requested: ${reasonWords[why.reason]}: ${safe(why.detail)}`
+    : `requested${withheld}`;
   return `  ${why ? "-" : "✓"} ${where}  ${safe(row.operationId)}  ${text}`;
 }
 

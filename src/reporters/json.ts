@@ -31,7 +31,7 @@ import {
 import type { JsonReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 /** The report format's version: bump the major on any change a reader could trip on, and the schema's `$id` with it. */
-export const reportSchemaVersion = "2.5.0";
+export const reportSchemaVersion = "2.6.0";
 export const jsonReportFile = "report.json";
 
 export interface JsonCounts {

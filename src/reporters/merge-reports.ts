@@ -227,6 +227,7 @@ function fullRow(row: JsonOperationCoverage): OperationCoverage {
     requests: row.requests ?? row.statuses.length,
     ...(row.notRequested ? { notRequested: row.notRequested } : {}),
     valid: row.valid ?? { sent: row.statuses.length, accepted: row.statuses.filter((s) => s < 300).length },
+    ...(row.validWithheld ? { validWithheld: row.validWithheld } : {}),
     invalid: row.invalid ?? { sent: 0, refused: 0 },
     chained: row.chained ?? false,
     suites: row.suites ?? [],
@@ -242,6 +243,10 @@ function fullRow(row: JsonOperationCoverage): OperationCoverage {
 function mergeRows(earlier: OperationCoverage, row: OperationCoverage): OperationCoverage {
   const requests = earlier.requests + row.requests;
   const reasons = [earlier.notRequested, row.notRequested];
+  const validSent = earlier.valid.sent + row.valid.sent;
+  // Withheld in a shard that requested it, and no shard sent it a valid request.
+  const validWithheld =
+    requests > 0 && validSent === 0 ? (earlier.validWithheld ?? row.validWithheld) : undefined;
   const notRequested =
     requests > 0
       ? undefined
@@ -253,10 +258,8 @@ function mergeRows(earlier: OperationCoverage, row: OperationCoverage): Operatio
     statuses: [...new Set([...earlier.statuses, ...row.statuses])].sort((a, b) => a - b),
     requests,
     ...(notRequested ? { notRequested } : {}),
-    valid: {
-      sent: earlier.valid.sent + row.valid.sent,
-      accepted: earlier.valid.accepted + row.valid.accepted,
-    },
+    valid: { sent: validSent, accepted: earlier.valid.accepted + row.valid.accepted },
+    ...(validWithheld ? { validWithheld } : {}),
     invalid: {
       sent: earlier.invalid.sent + row.invalid.sent,
       refused: earlier.invalid.refused + row.invalid.refused,

@@ -23,14 +23,30 @@ export interface CoveragePlanInput {
 
 const readMethods = new Set(["get", "head", "options", "trace"]);
 
+/** Without writes, a write naming no resource (no path parameter) is the one the layer holds back. */
+const namesNoResource = (operation: OperationInfo, writesAllowed: boolean) =>
+  !writesAllowed && !readMethods.has(operation.method) && !operation.pathTemplate.includes("{");
+
 /**
  * Mirrors `probeWrite` (`src/toolkit/operation-requests.ts`): without writes, a write naming no resource and
  * taking no body is the one request the layer never sends, for it could act on something real.
  */
 function writeLeftOut(spec: ApiSpec, operation: OperationInfo, writesAllowed: boolean): string | undefined {
-  if (writesAllowed || readMethods.has(operation.method)) return undefined;
-  if (operation.pathTemplate.includes("{") || requestSchemaOf(spec, operation.operationId)) return undefined;
+  if (!namesNoResource(operation, writesAllowed) || requestSchemaOf(spec, operation.operationId))
+    return undefined;
   return "a write naming no resource and taking no body could act on something real: sent only with --allow-writes";
+}
+
+/** What the coverage table says of a requested operation whose valid request is withheld on purpose. */
+export const writesWithheld =
+  "writes need --allow-writes: a write naming no resource gets only invalid requests without them";
+
+/**
+ * Mirrors `probeWrite` too: without writes, a write naming no resource that takes a body gets only a body of the
+ * wrong JSON type (refused before anything is read), never a valid request (a create would make something real).
+ */
+function validWithheldOf(operation: OperationInfo, writesAllowed: boolean): string | undefined {
+  return namesNoResource(operation, writesAllowed) ? writesWithheld : undefined;
 }
 
 function leftOut(
@@ -58,11 +74,13 @@ function leftOut(
 export function planCoverage(input: CoveragePlanInput): OperationPlan[] {
   return input.spec.operations.all().map((operation) => {
     const notRequested = leftOut(input, operation);
+    const withheld = notRequested ? undefined : validWithheldOf(operation, input.writesAllowed);
     return {
       operationId: operation.operationId,
       method: operation.method.toUpperCase(),
       path: operation.pathTemplate,
       ...(notRequested ? { notRequested } : {}),
+      ...(withheld ? { validWithheld: withheld } : {}),
     };
   });
 }

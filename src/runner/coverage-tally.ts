@@ -114,6 +114,10 @@ export class CoverageTally {
         requests,
         ...(notRequested ? { notRequested } : {}),
         valid: { sent: tally?.validSent ?? 0, accepted: tally?.validAccepted ?? 0 },
+        // Said only where it explains an empty column: requested, and no suite sent it a valid request either.
+        ...(requests > 0 && !tally?.validSent && planned.validWithheld
+          ? { validWithheld: planned.validWithheld }
+          : {}),
         invalid: { sent: tally?.invalidSent ?? 0, refused: tally?.invalidRefused ?? 0 },
         chained: tally?.chained ?? false,
         suites: [...(tally?.suites ?? [])].sort(),

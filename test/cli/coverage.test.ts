@@ -59,7 +59,7 @@ describe("the coverage table in every report format", () => {
 
   it("report.json: a row per operation of the description, its numbers adding up", () => {
     const { operations } = report.coverage;
-    expect(report.schemaVersion).toBe("2.5.0");
+    expect(report.schemaVersion).toBe("2.6.0");
     expect(rows()).toHaveLength(48);
     expect(operations.exercised).toBe(rows().filter((row) => row.statuses.length > 0).length);
     expect(operations.neverRequested).toBe(rows().filter((row) => row.requests === 0).length);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { genericLeftOutOf, planCoverage } from "../../src/runner/coverage-plan.ts";
+import { genericLeftOutOf, planCoverage, writesWithheld } from "../../src/runner/coverage-plan.ts";
 import { everyOperation, selectOperations } from "../../src/runner/operation-selection.ts";
 import { loadSpec } from "../../src/spec/index.ts";
 import { fixture, minimalDocument, writeSpec } from "../spec/helpers.ts";
@@ -80,6 +80,27 @@ describe("the coverage plan", () => {
         writesAllowed: allowed,
       });
       expect(reasonsOf(plan)).toEqual(expected);
+    },
+  );
+
+  it.each([
+    [false, { createInstance: writesWithheld, createNodeBalancer: writesWithheld }],
+    [true, {}],
+  ])(
+    "with writes allowed %s, says which requested writes get no valid request (a write naming no resource)",
+    (allowed, expected) => {
+      const plan = planCoverage({
+        spec: mini,
+        operations: everyOperation,
+        genericLeftOut: undefined,
+        writesAllowed: allowed,
+      });
+      const withheld = plan.flatMap((row) =>
+        row.validWithheld ? [[row.operationId, row.validWithheld]] : [],
+      );
+      // A read, and a write naming a resource (the boot action: an unknown id, probed harmlessly), get one.
+      expect(Object.fromEntries(withheld)).toEqual(expected);
+      expect(writesWithheld).toMatch(/^writes need --allow-writes/);
     },
   );
 

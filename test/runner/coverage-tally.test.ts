@@ -118,4 +118,20 @@ describe("the coverage tally", () => {
     expect(login?.notRequested).toEqual(plan[2]?.notRequested);
     expect(tally.requested).toEqual(["list"]);
   });
+
+  it.each([
+    ["only invalid requests sent: says why none was valid", [negative], "writes need --allow-writes"],
+    ["a valid request sent after all (another suite's): says nothing", [negative, {}], undefined],
+    ["never requested: the reason not to request it says it all", [], undefined],
+  ])("a create whose valid request was withheld, %s", (_name, intents, expected) => {
+    const tally = new CoverageTally();
+    for (const intent of intents) tally.observe(exchange("create", 400, { intent }), "operations");
+    const create: OperationPlan = {
+      operationId: "create",
+      method: "POST",
+      path: "/things",
+      validWithheld: "writes need --allow-writes",
+    };
+    expect(tally.table([create])[0]?.validWithheld).toBe(expected);
+  });
 });

@@ -119,7 +119,11 @@ export function coverageRowText(row: OperationCoverage): string {
       : "";
     return `not requested: ${why ? reasonWords[why.reason] : "not reached"}${detail}`;
   }
-  const parts = [`valid ${row.valid.accepted}/${row.valid.sent} 2xx`];
+  const parts = [
+    row.valid.sent === 0 && row.validWithheld
+      ? `valid withheld: ${row.validWithheld}`
+      : `valid ${row.valid.accepted}/${row.valid.sent} 2xx`,
+  ];
   if (row.invalid.sent > 0) parts.push(`invalid ${row.invalid.refused}/${row.invalid.sent} refused`);
   if (row.statuses.length === 0) parts.push(`${counted(row.requests, "request")}, no answer`);
   if (row.chained) parts.push("chained");

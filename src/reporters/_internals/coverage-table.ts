@@ -28,6 +28,12 @@ export function requestedCell(row: OperationCoverage): string {
   return `not: ${why ? `${reasonWords[why.reason]} (${why.detail})` : reasonWords["not-reached"]}`;
 }
 
+/** `accepted/sent`; when none was sent on purpose, why ("withheld: writes need --allow-writes: …"). */
+export function validCell(row: OperationCoverage): string {
+  if (row.valid.sent === 0 && row.validWithheld) return `withheld: ${row.validWithheld}`;
+  return ratio(row.valid.accepted, row.valid.sent);
+}
+
 /** One row's cells, in the order of {@link coverageHeadings}. */
 export function coverageCells(row: OperationCoverage): string[] {
   return [
@@ -35,7 +41,7 @@ export function coverageCells(row: OperationCoverage): string[] {
     row.method,
     row.path,
     requestedCell(row),
-    ratio(row.valid.accepted, row.valid.sent),
+    validCell(row),
     ratio(row.invalid.refused, row.invalid.sent),
     row.chained ? "yes" : "",
     row.suites.join(", "),
