@@ -1,29 +1,20 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, onTestFinished, vi } from "vitest";
-import { main } from "../../src/cli/main.ts";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { cli } from "../helpers/cli.ts";
 
 describe("conform faults with a selection of suites", () => {
-  let stdout: MockInstance<typeof process.stdout.write>;
-  let stderr: MockInstance<typeof process.stderr.write>;
-  const written = (spy: MockInstance<typeof process.stdout.write>) =>
-    spy.mock.calls.map(([chunk]) => String(chunk)).join("");
-
-  beforeEach(() => {
-    stdout = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
-    stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-  });
-  afterEach(() => vi.restoreAllMocks());
-
   it("scores only the selected suite, against a fault it claims and one it does not", async () => {
     const reportDir = mkdtempSync(join(tmpdir(), "conform-faults-selection-"));
     onTestFinished(() => rmSync(reportDir, { recursive: true, force: true }));
     const argv = ["faults", "--suite", "headers", "--report-dir", reportDir];
     // content-type-wrong is claimed by headers; delete-keeps-item only by lifecycles, which is not selected.
-    const code = await main([...argv, "--fault", "content-type-wrong", "--fault", "delete-keeps-item"]);
-    const out = written(stdout);
-    expect(code, out + written(stderr)).toBe(1);
+    const { code, out, err } = await cli([
+      ...argv,
+      ...["--fault", "content-type-wrong", "--fault", "delete-keeps-item"],
+    ]);
+    expect(code, out + err).toBe(1);
     expect(out).toContain(
       "suites scored: the selected suites headers (--suite headers), each against every fault; caught when any of them fails",
     );
@@ -54,15 +45,17 @@ describe("conform faults with a selection of suites", () => {
     [["--suite", "headers", "--exclude-tag", "costly"], "--suite, --exclude-tag"],
     [["--fault", "content-type-wrong"], "--fault"],
   ])("refuses --update-docs with %j, before any run (exit 2)", async (options, named) => {
-    expect(await main(["faults", "--update-docs", ...options])).toBe(2);
-    expect(written(stderr)).toContain(
+    const { code, out, err } = await cli(["faults", "--update-docs", ...options]);
+    expect(code).toBe(2);
+    expect(err).toContain(
       `--update-docs cannot take ${named}: docs/faults.md shows the whole score (every fault, every suite)`,
     );
-    expect(written(stdout)).not.toContain("score:");
+    expect(out).not.toContain("score:");
   });
 
   it("refuses an unknown tag as conform run does (exit 2, naming it)", async () => {
-    expect(await main(["faults", "--tag", "genric", "--fault", "content-type-wrong"])).toBe(2);
-    expect(written(stderr)).toContain("unknown tag genric (--tag)");
+    const { code, err } = await cli(["faults", "--tag", "genric", "--fault", "content-type-wrong"]);
+    expect(code).toBe(2);
+    expect(err).toContain("unknown tag genric (--tag)");
   });
 });

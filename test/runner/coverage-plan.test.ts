@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { genericLeftOutOf, planCoverage, writesWithheld } from "../../src/runner/coverage-plan.ts";
 import { everyOperation, selectOperations } from "../../src/runner/operation-selection.ts";
 import { loadSpec } from "../../src/spec/index.ts";
+import type { ApiSpec } from "../../src/spec/types.ts";
 import { fixture, minimalDocument, writeSpec } from "../spec/helpers.ts";
 
 const mini = await loadSpec(fixture("mini-cloud-3.0.yaml"));
@@ -25,6 +26,10 @@ const writes = await loadSpec(
     },
   }),
 );
+
+/** The plan of every operation of `spec`, the generic layer running. */
+const planEvery = (spec: ApiSpec, writesAllowed: boolean) =>
+  planCoverage({ spec, operations: everyOperation, genericLeftOut: undefined, writesAllowed });
 
 const reasonsOf = (plan: ReturnType<typeof planCoverage>) =>
   Object.fromEntries(plan.map((row) => [row.operationId, row.notRequested?.reason ?? "requested"]));
@@ -73,13 +78,7 @@ describe("the coverage plan", () => {
   ])(
     "with writes allowed %s, plans a write naming nothing and taking no body accordingly",
     (allowed, expected) => {
-      const plan = planCoverage({
-        spec: writes,
-        operations: everyOperation,
-        genericLeftOut: undefined,
-        writesAllowed: allowed,
-      });
-      expect(reasonsOf(plan)).toEqual(expected);
+      expect(reasonsOf(planEvery(writes, allowed))).toEqual(expected);
     },
   );
 
@@ -89,13 +88,7 @@ describe("the coverage plan", () => {
   ])(
     "with writes allowed %s, says which requested writes get no valid request (a write naming no resource)",
     (allowed, expected) => {
-      const plan = planCoverage({
-        spec: mini,
-        operations: everyOperation,
-        genericLeftOut: undefined,
-        writesAllowed: allowed,
-      });
-      const withheld = plan.flatMap((row) =>
+      const withheld = planEvery(mini, allowed).flatMap((row) =>
         row.validWithheld ? [[row.operationId, row.validWithheld]] : [],
       );
       // A read, and a write naming a resource (the boot action: an unknown id, probed harmlessly), get one.
