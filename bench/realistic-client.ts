@@ -11,7 +11,8 @@
  *   private IPv4 and booted (polled until running, and the SDK's event poller on the boot event), each registered
  *   as a node (the second through the deprecated alias, as older SDKs do), the profile's `nodes_status` read once
  *   every node is checked, and the switch to HTTPS with a certificate and key;
- * - an OAuth client created, read back, listed and renamed; a user's mistake (a create without its region);
+ * - an OAuth client created, read back, listed and renamed, and the application signing its user in (login form,
+ *   code exchange, a read with the user's token, a refresh); a user's mistake (a create without its region);
  * - the clean-up: each resource deleted and its absence confirmed.
  * Like a real client it logs each failure and goes on. It is deterministic: fixed labels, a fixed password and
  * certificate, polls bounded by count.
@@ -22,6 +23,9 @@
 export interface ClientTarget {
   readonly baseUrl: string;
   readonly token: string;
+  /** The OAuth login server and a user of it: the application signs its user in (skipped without them). */
+  readonly authUrl?: string;
+  readonly login?: { readonly username: string; readonly password: string };
 }
 
 /** One line of the client's own log: what it asked, what it got. */
@@ -33,6 +37,7 @@ export interface ClientLogLine {
 interface Answer {
   readonly status: number | "no answer";
   readonly json: Record<string, unknown> | undefined;
+  readonly location?: string | undefined;
 }
 
 /** A certificate and key a user would upload (EC P-256, subject filled in, valid until 2126). */
@@ -107,6 +112,28 @@ class Session {
     }
   }
 
+  /** A form posted to the login server (`url` is absolute); a redirect is not followed: its Location is kept. */
+  async sendForm(step: string, url: string, form: Record<string, string>): Promise<Answer> {
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+        redirect: "manual",
+      });
+      const text = await response.text();
+      this.log.push({ step, status: response.status });
+      return {
+        status: response.status,
+        json: parseObject(text),
+        location: response.headers.get("location") ?? undefined,
+      };
+    } catch {
+      this.log.push({ step, status: "no answer" });
+      return { status: "no answer", json: undefined };
+    }
+  }
+
   /** Reads `path` until `done` holds of its answer, at most {@link maxPolls} times; the last answer. */
   async poll(step: string, path: string, done: (answer: Answer) => boolean, filter?: unknown) {
     let answer: Answer = { status: "no answer", json: undefined };
@@ -146,7 +173,7 @@ export async function runRealisticClient(target: ClientTarget): Promise<ClientLo
     await provisionInstance(session, "shop-web-2"),
   ];
   if (balancer) await runBalancer(session, balancer, instances);
-  await oauthClient(session);
+  await oauthClient(session, target);
   await cleanUp(session, balancer?.id, instances);
   return session.log;
 }
@@ -186,8 +213,12 @@ async function browseTypes(session: Session): Promise<void> {
   await session.send("types: dedicated or gpu", "GET", "/compute/types", {
     filter: { "+or": [{ class: "dedicated" }, { class: "gpu" }] },
   });
-  await session.send("types: dedicated plans by label", "GET", "/compute/types", {
-    filter: { label: { "+contains": "Dedicated" } },
+  // The plan picker's search box, as the user typed it.
+  await session.send("types: search 'dedicated'", "GET", "/compute/types", {
+    filter: { label: { "+contains": "dedicated" } },
+  });
+  await session.send("types: standard with 4 CPUs and up, or gpu", "GET", "/compute/types", {
+    filter: { "+or": [{ "+and": [{ class: "standard" }, { vcpus: { "+gte": 4 } }] }, { class: "gpu" }] },
   });
 }
 
@@ -284,8 +315,11 @@ async function runBalancer(
   await session.send("balancer's profiles after the switch", "GET", base);
 }
 
-/** An application registering itself: an OAuth client created, read back, listed, renamed. */
-async function oauthClient(session: Session): Promise<void> {
+/**
+ * An application registering itself (an OAuth client created, read back, listed, renamed), then signing its user
+ * in (the authorization code workflow: login, code exchange, a read with the user's token, one refresh).
+ */
+async function oauthClient(session: Session, target: ClientTarget): Promise<void> {
   const created = await session.send("oauth client", "POST", "/account/oauth-clients", {
     body: { label: "shop-dashboard", redirect_uri: "https://shop.example.com/callback" },
   });
@@ -296,6 +330,9 @@ async function oauthClient(session: Session): Promise<void> {
   await session.send("oauth client, renamed", "PUT", `/account/oauth-clients/${id}`, {
     body: { label: "shop-dashboard-v2" },
   });
+  const secret = created.json?.secret;
+  if (target.authUrl && target.login && typeof secret === "string")
+    await signIn(session, target.authUrl, target.login, { id, secret });
   await session.send("oauth client, deleted", "DELETE", `/account/oauth-clients/${id}`);
 }
 
@@ -312,4 +349,40 @@ async function cleanUp(
   for (const instance of instances)
     if (instance) await session.send("instance, deleted", "DELETE", `/compute/instances/${instance.id}`);
   await session.send("events", "GET", "/account/events");
+}
+
+const redirectUri = "https://shop.example.com/callback";
+
+/** The authorization code workflow of the description's OAuth section, as the application runs it. */
+async function signIn(
+  session: Session,
+  authUrl: string,
+  login: { readonly username: string; readonly password: string },
+  client: { readonly id: string; readonly secret: string },
+): Promise<void> {
+  const authorized = await session.sendForm("sign in: login form", `${authUrl}/oauth/authorize`, {
+    ...login,
+    client_id: client.id,
+    response_type: "code",
+    scopes: "nodebalancers:read_only",
+    redirect_uri: redirectUri,
+    state: "shop-7f3a",
+  });
+  const code = authorized.location ? URL.parse(authorized.location)?.searchParams.get("code") : undefined;
+  if (!code) return;
+  const credentials = { client_id: client.id, client_secret: client.secret };
+  const tokens = await session.sendForm("sign in: code exchange", `${authUrl}/oauth/token`, {
+    ...credentials,
+    code,
+  });
+  const access = tokens.json?.access_token;
+  if (typeof access === "string")
+    await session.send("the user's balancers", "GET", "/nodebalancers", { auth: `Bearer ${access}` });
+  const refresh = tokens.json?.refresh_token;
+  if (typeof refresh === "string")
+    await session.sendForm("sign in: refresh", `${authUrl}/oauth/token`, {
+      ...credentials,
+      grant_type: "refresh_token",
+      refresh_token: refresh,
+    });
 }

@@ -121,7 +121,12 @@ export async function judgeTraffic(
   );
   try {
     await Promise.race([listening.promise, finished]);
-    await drive({ baseUrl: `${url}/v4`, token: started.target.token ?? "" });
+    await drive({
+      baseUrl: `${url}/v4`,
+      token: started.target.token ?? "",
+      authUrl: url,
+      ...(started.target.login ? { login: started.target.login } : {}),
+    });
   } finally {
     controller.abort();
     await finished.finally(() => started.close());

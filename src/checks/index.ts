@@ -31,6 +31,7 @@ import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { secretsNotReturned } from "./secrets-not-returned.ts";
 import { specVersionHeader } from "./spec-version-header.ts";
 import { statusCodeDocumented } from "./status-code-documented.ts";
+import { tokenLifetime } from "./token-lifetime.ts";
 import type { CheckDefinition } from "./types.ts";
 import { validRequestAccepted } from "./valid-request-accepted.ts";
 import { varyHeader } from "./vary-header.ts";
@@ -66,6 +67,7 @@ export const builtinChecks = {
   "observed-reaches-state": observedReachesState,
   "observed-counts": observedCounts,
   "observed-filter-complete": observedFilterComplete,
+  "token-lifetime": tokenLifetime,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;
