@@ -26,6 +26,7 @@ import { observedRateLimit } from "./observed-rate-limit.ts";
 import { observedReachesState } from "./observed-reaches-state.ts";
 import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
+import { observedStartsEmpty } from "./observed-starts-empty.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { secretsNotReturned } from "./secrets-not-returned.ts";
@@ -67,6 +68,7 @@ export const builtinChecks = {
   "observed-reaches-state": observedReachesState,
   "observed-counts": observedCounts,
   "observed-filter-complete": observedFilterComplete,
+  "observed-starts-empty": observedStartsEmpty,
   "token-lifetime": tokenLifetime,
 } as const satisfies Record<string, CheckDefinition>;
 
