@@ -8,9 +8,9 @@
  * - the instance types paged through at the smallest page size, the default page, and filtered lists (X-Filter)
  *   beside them;
  * - the description's six workflows: a load balancer, a profile on port 80, two instances created off, given a
- *   private IPv4 and booted (polled until running, and the SDK's event poller on the boot event), each registered
- *   as a node (the second through the deprecated alias, as older SDKs do), the profile's `nodes_status` read once
- *   every node is checked, and the switch to HTTPS with a certificate and key;
+ *   private IPv4 once provisioned and booted (polled until running, and the SDK's event poller on the boot event),
+ *   each registered as a node (the second through the deprecated alias, as older SDKs do), the profile's
+ *   `nodes_status` read once every node is checked, and the switch to HTTPS with a certificate and key;
  * - an OAuth client created, read back, listed and renamed, and the application signing its user in (login form,
  *   code exchange, a read with the user's token, a refresh); a user's mistake (a create without its region);
  * - the clean-up: each resource deleted and its absence confirmed.
@@ -256,6 +256,10 @@ async function provisionInstance(session: Session, label: string): Promise<Insta
   });
   const id = idOf(created);
   if (typeof id !== "number") return undefined;
+  // As SDK users wait for an unbooted instance: until it is provisioned (offline), then they attach and boot it.
+  await session.poll(`instance ${label}: provisioned?`, `/compute/instances/${id}`, (answer) => {
+    return answer.json?.status !== "provisioning" || !ok(answer);
+  });
   const ip = await session.send(`instance ${label}: private IPv4`, "POST", "/networking/ips", {
     body: { type: "ipv4", public: false, compute_id: id },
   });

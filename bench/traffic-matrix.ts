@@ -280,7 +280,7 @@ export const missReasons: Readonly<Record<string, string>> = {
   "node-up-without-listener":
     "nodes_status and the node list agree (both up): that nothing listens on the nodes' port is not in the traffic",
   "boot-event-never-finishes":
-    "the client polls the boot event for a second and goes on; the description gives no bound for an event to finish",
+    "the client polls the boot event for a second and goes on: the description gives no bound for an event to finish (a state is judged unreached after 5 minutes of polling)",
   "write-without-event":
     "the description does not say which writes record events (cloud-api-v4.md Events: not shown)",
   "blank-subject-accepted": notMade("upload a certificate with a blank subject"),
@@ -296,7 +296,6 @@ export const missReasons: Readonly<Record<string, string>> = {
   "id-reused-after-delete": notMade("create a load balancer after deleting one"),
   "refused-create-leaves-half-made":
     "the client's refused create lacks its region, refused before anything is made",
-  "unbooted-instance-boots": "the client boots each instance right after creating it",
   "expired-token-accepted": notMade("use an expired token"),
   "read-only-token-writes": notMade("write with its read_only OAuth token"),
   "refresh-token-reusable": notMade("use a refresh token twice"),

@@ -27,6 +27,7 @@ import { observedReachesState } from "./observed-reaches-state.ts";
 import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
 import { observedStartsEmpty } from "./observed-starts-empty.ts";
+import { observedStaysOff } from "./observed-stays-off.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { secretsNotReturned } from "./secrets-not-returned.ts";
@@ -69,6 +70,7 @@ export const builtinChecks = {
   "observed-counts": observedCounts,
   "observed-filter-complete": observedFilterComplete,
   "observed-starts-empty": observedStartsEmpty,
+  "observed-stays-off": observedStaysOff,
   "token-lifetime": tokenLifetime,
 } as const satisfies Record<string, CheckDefinition>;
 

@@ -69,7 +69,7 @@ const expected: readonly (readonly [string, boolean, boolean, boolean])[] = [
   ["spec-version-missing", true, true, true],
   ["spec-version-wrong", true, true, true],
   ["ssl-key-echoed", true, true, true],
-  ["unbooted-instance-boots", false, false, false],
+  ["unbooted-instance-boots", true, true, true],
   ["update-not-persisted", true, true, true],
   ["vary-missing", true, true, true],
   ["write-without-event", true, false, false],
