@@ -6,9 +6,9 @@
  *
  * Exercised is decided by comparing answers, not by a declared table: the traffic reached what a fault changes when
  * the faulty reference gave the client an answer the clean reference never gave in two runs of the same traffic
- * (each answer normalised: its operation, status, headers, body; times as "now" or "not now", random ids and
- * secrets as their shape, polls that repeat an answer collapsed). Two clean runs make the baseline, so an answer
- * that only timing changes (a poll that did or did not see `booting`) does not count.
+ * (each answer normalised: the request, its status, body and headers; times as "now" or "not now", random ids,
+ * secrets and addresses as their shape; a poll by its last answer). Two clean runs make the baseline, so an answer
+ * that only timing changes does not count.
  *
  * `node bench/traffic-matrix.ts [--faults a,b] [--concurrency N] [--json FILE]` prints the table.
  * @module
@@ -194,19 +194,27 @@ function headersText(headers: Readonly<Record<string, string>>): string {
     .join("; ");
 }
 
-/** Each answer as one line (the request and status first), consecutive repeats (a poll's) collapsed. */
+/**
+ * Each answer as one line (the request and status first). A read sent again and again in a row, answered with the
+ * same status, is a poll: only its last answer counts, since what it saw on the way (`booting`, a node `Unknown`)
+ * depends on timing alone.
+ */
 export function answersOf(exchanges: readonly Exchange[]): string[] {
   const lines: string[] = [];
+  let lastAsked: string | undefined;
   for (const exchange of exchanges) {
     const { response } = exchange;
     const url = URL.parse(exchange.request.url);
-    const asked = `${exchange.request.method} ${normalised(`${url?.pathname}${url?.search}`, 0)} ${exchange.request.headers["x-filter"] ?? ""}`;
-    const head = `${asked} ${response?.status ?? exchange.error?.code}`;
+    const { method, headers } = exchange.request;
+    const where = normalised(`${url?.pathname}${url?.search}`, 0);
+    const asked = `${method} ${where} ${headers["x-filter"] ?? ""} ${headers.authorization ?? "(no token)"} ${response?.status ?? exchange.error?.code}`;
     const body = response
       ? JSON.stringify(normalised(response.json ?? response.text, exchange.timings.startedAt))
       : "";
-    const line = `${head} | ${body} | ${response ? headersText(response.headers) : ""}`;
-    if (lines.at(-1) !== line) lines.push(line);
+    const line = `${asked} | ${body} | ${response ? headersText(response.headers) : ""}`;
+    if (asked === lastAsked && method === "GET") lines[lines.length - 1] = line;
+    else lines.push(line);
+    lastAsked = asked;
   }
   return lines;
 }
