@@ -3,8 +3,9 @@
  * failed, 403 authenticated but not permitted; facts.md: a 401's reason is `Invalid Token`). A request with no
  * token or a malformed one (not `Bearer <token>`) to an operation that needs a token is answered 401, never 403
  * nor a success; any 401 of the API names `Invalid Token`. A 429 (limits apply before the token is read) and a 5xx
- * (not-a-server-error's) are not judged. A recording may have filtered the Authorization header out: a request it
- * shows without one, or with one it cannot read, is skipped.
+ * (not-a-server-error's) are not judged. A recording may have filtered the Authorization header out: unless it shows
+ * the header on some request (`authorizationKept`), a request it shows without one, or with one it cannot read,
+ * is skipped.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
@@ -24,7 +25,7 @@ export const authStatus: CheckDefinition = {
     const credential = credentialOf(exchange);
     if (operation.security.public || credential === "bearer") return undefined;
     if (status === 429 || status >= 500) return undefined;
-    if (context.recording)
+    if (context.recording && !context.recording.authorizationKept)
       return skipped(
         "the recording may have left the request's Authorization header out: its token is unknown",
       );

@@ -26,11 +26,14 @@ import { observedRateLimit } from "./observed-rate-limit.ts";
 import { observedReachesState } from "./observed-reaches-state.ts";
 import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
+import { observedStartsEmpty } from "./observed-starts-empty.ts";
+import { observedStaysOff } from "./observed-stays-off.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { secretsNotReturned } from "./secrets-not-returned.ts";
 import { specVersionHeader } from "./spec-version-header.ts";
 import { statusCodeDocumented } from "./status-code-documented.ts";
+import { tokenLifetime } from "./token-lifetime.ts";
 import type { CheckDefinition } from "./types.ts";
 import { validRequestAccepted } from "./valid-request-accepted.ts";
 import { varyHeader } from "./vary-header.ts";
@@ -66,6 +69,9 @@ export const builtinChecks = {
   "observed-reaches-state": observedReachesState,
   "observed-counts": observedCounts,
   "observed-filter-complete": observedFilterComplete,
+  "observed-starts-empty": observedStartsEmpty,
+  "observed-stays-off": observedStaysOff,
+  "token-lifetime": tokenLifetime,
 } as const satisfies Record<string, CheckDefinition>;
 
 export type BuiltinCheckId = keyof typeof builtinChecks;

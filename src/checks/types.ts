@@ -46,6 +46,12 @@ export interface RecordingGaps {
    * that needs it skips. Undefined when every header was recorded (HAR).
    */
   readonly headersKept?: ReadonlySet<string>;
+  /**
+   * True when the recording shows an Authorization header on at least one of its requests: it did not filter them
+   * out, so a request it shows without one was sent without one. Otherwise (an SDK's cassette, a browser's HAR
+   * exported without its sensitive data) a request without one says nothing of what was sent.
+   */
+  readonly authorizationKept?: boolean;
 }
 
 /** Was `name` (lower-case) left out by the recording rather than by the target? */

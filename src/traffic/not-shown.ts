@@ -15,7 +15,10 @@ import type { ApiSpec, OperationInfo } from "../spec/types.ts";
 /** How an exchange was seen: the description's filter header (lower-case), and whether it comes from a recording. */
 interface SeenHow {
   readonly filterHeader: string;
-  /** A recording may have left request headers out (SDKs drop `Authorization`): a missing one says nothing. */
+  /**
+   * A recording that may have left the Authorization header out (SDKs drop it; one showing it on some request kept
+   * it): a request it shows without one says nothing.
+   */
   readonly recorded: boolean;
 }
 

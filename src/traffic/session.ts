@@ -155,7 +155,9 @@ export class TrafficSession {
       else if (source.unmatchedSeen.size < unmatchedListed) source.unmatchedSeen.set(key, 1);
       return;
     }
-    this.#evidence.observe(exchange, recording !== undefined);
+    // A recording that shows Authorization on none of its requests may have dropped it: a request without one there
+    // says nothing of what was sent.
+    this.#evidence.observe(exchange, recording !== undefined && !recording.authorizationKept);
     if (!exchange.response) {
       const code = exchange.error?.code ?? "TRANSPORT";
       this.#unanswered.set(code, (this.#unanswered.get(code) ?? 0) + 1);

@@ -92,8 +92,24 @@ function sourceIds(files: readonly string[]): string[] {
   });
 }
 
-/** A recording that kept every header (HAR): still one conform did not make. */
-const wholeRecording: RecordingGaps = Object.freeze({});
+/**
+ * What one file's recording may lack: what its reader found (a cassette's kept headers; a HAR keeps every answer
+ * header), and whether it kept the requests' Authorization header (shown on any of them: then a request without
+ * one was sent without one).
+ */
+function gapsOf(exchanges: readonly ObservedExchange[]): (observed: ObservedExchange) => RecordingGaps {
+  const authorizationKept = exchanges.some((exchange) => exchange.requestHeaders.authorization !== undefined);
+  const whole: RecordingGaps = Object.freeze({ authorizationKept });
+  const byReader = new Map<RecordingGaps, RecordingGaps>();
+  return (observed) => {
+    if (!observed.recording) return whole;
+    const known = byReader.get(observed.recording);
+    if (known) return known;
+    const gaps = { ...observed.recording, authorizationKept };
+    byReader.set(observed.recording, gaps);
+    return gaps;
+  };
+}
 
 /** The files judged, for the header: the first few and how many more (each file's suite names it in full). */
 function filesText(files: readonly string[]): string {
@@ -148,10 +164,11 @@ export async function verifyRecordings(config: RunConfig, options: VerifyOptions
   for (const exchanges of recordings) for (const observed of exchanges) recorder.learn(observed);
   for (const [index, exchanges] of recordings.entries()) {
     const id = ids[index]!;
+    const gaps = gapsOf(exchanges);
     for (const observed of exchanges) {
       if (options.signal.aborted) break;
       const caller = callerOf(observed.requestHeaders);
-      session.add(id, recorder.record(observed), caller, observed.recording ?? wholeRecording);
+      session.add(id, recorder.record(observed), caller, gaps(observed));
     }
     session.finishSource(id);
   }

@@ -67,5 +67,17 @@ describe("auth-status", () => {
       recording: {},
       outcome: { status: "skipped" },
     },
+    {
+      name: "no token answered 403 in a recording that kept the Authorization header elsewhere fails",
+      sequence: [balancers(undefined, 403, { errors: [{ reason: "Forbidden" }] })],
+      recording: { authorizationKept: true },
+      outcome: { status: "failed", expected: 401, actual: 403 },
+    },
+    {
+      name: "no token answered 403 in a cassette that filtered the Authorization header out is skipped",
+      sequence: [balancers(undefined, 403, { errors: [{ reason: "Forbidden" }] })],
+      recording: { authorizationKept: false, headersKept: new Set(["content-type"]) },
+      outcome: { status: "skipped" },
+    },
   ]);
 });

@@ -105,6 +105,40 @@ describe("a run's HAR fed to conform verify", () => {
   });
 });
 
+describe("a HAR's requests without Authorization", () => {
+  const entry = (authorization: string | undefined, status: number, body: unknown) => ({
+    startedDateTime: "2026-11-24T00:00:00.000Z",
+    time: 5,
+    request: {
+      method: "GET",
+      url: "https://api.example.net/v4/nodebalancers",
+      headers: authorization === undefined ? [] : [{ name: "Authorization", value: authorization }],
+    },
+    response: {
+      status,
+      headers: [{ name: "Content-Type", value: "application/json" }],
+      content: { mimeType: "application/json", text: JSON.stringify(body) },
+    },
+  });
+  const forbidden = { errors: [{ reason: "Forbidden" }] };
+  const listed = { data: [], page: 1, pages: 1, results: 0 };
+
+  it.each([
+    ["shows Authorization on another request: it kept the header, so the 403 is judged", true],
+    ["shows Authorization on none: it may have dropped the header, so nothing is judged", false],
+  ])("a recording that %s", async (_name, kept) => {
+    const file = join(dir, `authorization-${kept}.har`);
+    const entries = [
+      entry(kept ? "Bearer [REDACTED]" : undefined, 200, listed),
+      entry(undefined, 403, forbidden),
+    ];
+    await writeFile(file, JSON.stringify({ log: { version: "1.2", entries } }));
+    const { events, finished } = await verify([file]);
+    expect(failedChecks(events).has("auth-status")).toBe(kept);
+    expect(finished.notShown?.rules.map((rule) => rule.id).includes("unauthenticated")).toBe(!kept);
+  });
+});
+
 interface Interaction {
   readonly method: string;
   readonly path: string;
