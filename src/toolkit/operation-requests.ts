@@ -524,12 +524,14 @@ async function sendInvalid(
     plans.push({ parts: [...breakable], rules: { min: 2, max: 3 } });
   }
   const sent: { response: LiveResponse; parts: RequestPart[] }[] = [];
+  const stillValid = new Set<string>();
   for (const [index, plan] of plans.entries()) {
     const arbitrary = operationRequestInvalidOrNone(t.spec, operation, {
       pathValues: prepared.pathValues,
       found: prepared.found,
       ...plan,
       ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
+      onStillValid: (line) => stillValid.add(line),
     });
     const generated = firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index));
     if (generated === undefined) continue;
@@ -547,7 +549,15 @@ async function sendInvalid(
     if (prepared.kind === "create") registerCreated(t, prepared, harvest, generated.value, response);
     sent.push({ response, parts: [...new Set(broken.map((rule) => rule.in))] });
   }
+  if (stillValid.size > 0) t.log(stillValidLine(operation, stillValid));
   return sent;
+}
+
+/** The log's line for mutations another `anyOf`/`oneOf` branch accepts: dropped, never sent as invalid. */
+function stillValidLine(operation: OperationInfo, lines: ReadonlySet<string>): string {
+  const shown = [...lines].slice(0, 3).join("; ");
+  const more = lines.size > 3 ? ` and ${lines.size - 3} more` : "";
+  return `${operation.operationId}: ${lines.size} mutation(s) left a request the description still accepts (another branch of an anyOf/oneOf takes it), dropped, not sent as invalid: ${shown}${more}`;
 }
 
 /** Whether `error` is conform's own request breaking the description (its generator's defect, not the target's). */

@@ -23,6 +23,7 @@ import {
 import { requestConformance } from "../../src/runner/request-conformance.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
+import { tinyDescription } from "../helpers/descriptions.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { dialectFixtures } from "../spec/helpers.ts";
 import { assertEveryValue, assertSameSeedSameValues } from "./arbitrary-assertions.ts";
@@ -180,5 +181,49 @@ describe("operationRequestInvalid", () => {
         .flatMap((generated) => brokenRulesOf(generated.meta).map((rule) => rule.in)),
     );
     expect([...parts].sort()).toEqual(["path", "query"]);
+  });
+});
+
+describe("operationRequestInvalid on a body of alternatives", () => {
+  const rules = { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 };
+  const firewall = {
+    type: "object",
+    properties: { inbound: rules, outbound: rules },
+    anyOf: [{ required: ["inbound"] }, { required: ["outbound"] }],
+  };
+  const untyped = { properties: { ids: { type: "array", items: { type: "integer" } } }, required: ["ids"] };
+  const descriptionOf = (schema: unknown) =>
+    tinyDescription({
+      "/things": {
+        post: {
+          operationId: "act",
+          requestBody: { required: true, content: { "application/json": { schema } } },
+          responses: { "204": { description: "done" } },
+        },
+      },
+    });
+
+  it("drops what another branch accepts, and says so", async () => {
+    const spec = await descriptionOf(firewall);
+    const operation = spec.operations.byId("act")!;
+    const dropped: string[] = [];
+    const arbitrary = operationRequestInvalid(spec, operation, {
+      parts: ["body"],
+      onStillValid: (line) => dropped.push(line),
+    });
+    assertEveryValue(arbitrary, (generated) => refusedWhereItSays(spec, operation, generated));
+    expect(dropped.some((line) => line.startsWith("/body/inbound: remove-required-property"))).toBe(true);
+  });
+
+  it("draws an object where the body names no type but declares properties, and breaks it inside", async () => {
+    const spec = await descriptionOf(untyped);
+    const operation = spec.operations.byId("act")!;
+    for (const generated of fc.sample(operationRequest(spec, operation), { numRuns: 30, seed: 2 })) {
+      expect(generated.value.body).toEqual({ ids: expect.any(Array) });
+    }
+    const pointers = fc
+      .sample(operationRequestInvalid(spec, operation, { parts: ["body"] }), { numRuns: 60, seed: 2 })
+      .flatMap((generated) => brokenRulesOf(generated.meta).map((rule) => `${rule.rule} ${rule.at}`));
+    expect(pointers).toContain("remove-required-property /ids");
   });
 });

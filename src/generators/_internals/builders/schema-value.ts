@@ -74,7 +74,7 @@ function baseArbitrary(schema: BodySchema, path: string, options: SchemaValueOpt
     );
     return boundedFilter(fc.oneof(...branches), (value) => conforms(whole, value), whole.pointer);
   }
-  const types = (schema.types ?? ["string", "integer", "boolean"]).filter((type) => type !== "null");
+  const types = (schema.types ?? untypedTypes(schema)).filter((type) => type !== "null");
   const canBeNull = schema.types?.includes("null") === true;
   const arbitraries = dedupeNumeric(types).map((type) => typed(type, schema, path, options));
   if (arbitraries.length === 0) return fc.constant(null);
@@ -82,6 +82,15 @@ function baseArbitrary(schema: BodySchema, path: string, options: SchemaValueOpt
   if (canBeNull && options.nulls)
     return fc.oneof({ weight: 5, arbitrary: value }, { weight: 1, arbitrary: fc.constant(null) });
   return value;
+}
+
+/**
+ * What to draw where the schema names no type: an object where it declares properties or required ones (what its
+ * author meant, and a value any validator accepts), else a scalar.
+ */
+function untypedTypes(schema: BodySchema): JsonType[] {
+  const describesObject = schema.properties !== undefined || (schema.required?.length ?? 0) > 0;
+  return describesObject ? ["object"] : ["string", "integer", "boolean"];
 }
 
 function conformsBesidesEnum(schema: BodySchema, value: unknown): boolean {
