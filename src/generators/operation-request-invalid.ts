@@ -15,7 +15,7 @@ import fc from "fast-check";
 import type { BrokenRule } from "../core/exchange.ts";
 import { parsePointer } from "../spec/pointer.ts";
 import type { ApiSpec, OperationInfo } from "../spec/types.ts";
-import type { BodySchema } from "./_internals/body-schema.ts";
+import { allowedTypes, type BodySchema } from "./_internals/body-schema.ts";
 import { UnsatisfiableSchema } from "./_internals/bounded-filter.ts";
 import {
   applyCandidates,
@@ -120,9 +120,17 @@ export function operationRequestInvalidOrNone(
 ): fc.Arbitrary<Generated<OperationRequest> | undefined> {
   const { schema } = requestSchemaOfOperation(spec, operation);
   const parts = constraints.parts ?? requestParts;
+  // A body replaced whole needs no valid one first: a placeholder stands in (a `oneOf` no value fits has none).
+  const bodyOverrides = constraints.wholeBodyOnly
+    ? { ...constraints.bodyOverrides, "": fc.constant({}) }
+    : constraints.bodyOverrides;
   return fc
     .tuple(
-      operationRequestValue(spec, operation, { ...constraints, minimal: false }),
+      operationRequestValue(spec, operation, {
+        ...constraints,
+        ...(bodyOverrides ? { bodyOverrides } : {}),
+        minimal: false,
+      }),
       rulesAndPicks(constraints.rules),
     )
     .map(([{ value, fixed }, [count, picks]]) => {
@@ -195,9 +203,14 @@ export function brokenRulesOf(meta: CaseMeta): BrokenRule[] {
 /** Valid requests drawn by {@link breakableIn} before it gives up on one. */
 const breakableDraws = 4;
 
-/** Whether any rule of `operation` can be broken in `part` (from a sample valid request's candidates). */
+/**
+ * Whether any rule of `operation` can be broken in `part` (from a sample valid request's candidates). A body whose
+ * schema names its types always can: a body of another type needs no valid one to start from.
+ */
 export function breakableIn(spec: ApiSpec, operation: OperationInfo, part: RequestPart): boolean {
   const { schema } = requestSchemaOfOperation(spec, operation);
+  const body = schema.properties?.body;
+  if (part === "body" && body && (allowedTypes(body)?.length ?? 0) > 0) return true;
   // A few draws: one whose schema no drawn value satisfied (a `oneOf` branch) is passed over.
   for (let seed = 1; seed <= breakableDraws; seed += 1) {
     try {

@@ -533,7 +533,9 @@ async function sendInvalid(
       ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
       onStillValid: (line) => stillValid.add(line),
     });
-    const generated = firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index));
+    const generated =
+      firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index)) ??
+      wholeBodyInstead(t, prepared, plan, index);
     if (generated === undefined) continue;
     const broken = brokenRulesOf(generated.meta);
     // "Several at once" where only one rule could be broken repeats a single-rule request: not sent.
@@ -551,6 +553,26 @@ async function sendInvalid(
   }
   if (stillValid.size > 0) t.log(stillValidLine(operation, stillValid));
   return sent;
+}
+
+/**
+ * Where the one-rule body plan found no valid body to break (a `oneOf` no drawn value fits), a body of a type the
+ * schema does not allow, which needs none.
+ */
+function wholeBodyInstead(
+  t: CaseContext,
+  prepared: Prepared,
+  plan: { parts: RequestPart[]; rules: number | { min: number; max: number } },
+  index: number,
+) {
+  if (plan.rules !== 1 || plan.parts.length !== 1 || plan.parts[0] !== "body") return undefined;
+  const arbitrary = operationRequestInvalidOrNone(t.spec, prepared.operation, {
+    pathValues: prepared.pathValues,
+    found: prepared.found,
+    ...plan,
+    wholeBodyOnly: true,
+  });
+  return firstOf(t, prepared.operation, arbitrary, seedOf(t, prepared.operation, 10 + index));
 }
 
 /** The log's line for mutations another `anyOf`/`oneOf` branch accepts: dropped, never sent as invalid. */

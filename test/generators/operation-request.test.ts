@@ -215,6 +215,25 @@ describe("operationRequestInvalid on a body of alternatives", () => {
     expect(dropped.some((line) => line.startsWith("/body/inbound: remove-required-property"))).toBe(true);
   });
 
+  it("gives a body no value fits (a oneOf whose branches overlap) a body of a type no branch allows", async () => {
+    const action = {
+      type: "object",
+      properties: { type: { enum: ["reboot", "snapshot"] } },
+      required: ["type"],
+    };
+    const snapshot = { allOf: [action, { properties: { name: { type: "string" } } }] };
+    const spec = await descriptionOf({ oneOf: [action, snapshot] });
+    const operation = spec.operations.byId("act")!;
+    expect(breakableIn(spec, operation, "body")).toBe(true);
+    const arbitrary = operationRequestInvalid(spec, operation, { parts: ["body"], wholeBodyOnly: true });
+    assertEveryValue(arbitrary, (generated) => {
+      const [rule] = brokenRulesOf(generated.meta);
+      if (rule?.rule !== "change-type" || rule.at !== "")
+        return `not a body of the wrong type: ${rule?.rule}`;
+      return refusedWhereItSays(spec, operation, generated);
+    });
+  });
+
   it("draws an object where the body names no type but declares properties, and breaks it inside", async () => {
     const spec = await descriptionOf(untyped);
     const operation = spec.operations.byId("act")!;
