@@ -159,3 +159,34 @@ describe("a body no value fits (a oneOf whose branches overlap)", () => {
       expect(typeof value === "object" && !Array.isArray(value) && value !== null).toBe(false);
   });
 });
+
+describe("a body of alternatives another branch still accepts once broken", () => {
+  const rules = { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 };
+  const schema = {
+    type: "object",
+    properties: { inbound: rules, outbound: rules },
+    anyOf: [{ required: ["inbound"] }, { required: ["outbound"] }],
+  };
+  const body = { required: true, content: { "application/json": { schema } } };
+
+  it("is not sent as invalid, and the log says so", async () => {
+    const spec = await tinyDescription({
+      "/rules": {
+        post: { operationId: "addRules", requestBody: body, responses: { "204": { description: "Done" } } },
+      },
+    });
+    const fake = fakeCase(spec, { status: 400, json: { errors: [{ reason: "no" }] } }, { embedded: false });
+    await exerciseOperation(fake.t, spec.operations.byId("addRules")!, new PathHarvest());
+    const validate = spec.validators.request("addRules", "application/json")!;
+    const negatives = fake.sent.filter((request) => request.options.breaks !== undefined);
+    expect(negatives.length).toBeGreaterThan(0);
+    for (const request of negatives) {
+      if (request.options.json !== undefined) expect(validate(request.options.json).valid).toBe(false);
+    }
+    expect(
+      fake.logs.some((line) =>
+        /addRules: \d+ mutation\(s\) left a request the description still accepts/.test(line),
+      ),
+    ).toBe(true);
+  });
+});
