@@ -23,7 +23,7 @@ import {
 import { requestConformance } from "../../src/runner/request-conformance.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
-import { tinyDescription } from "../helpers/descriptions.ts";
+import { bodyAt, eitherRuleList, overlappingOneOf, tinyDescription } from "../helpers/descriptions.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { dialectFixtures } from "../spec/helpers.ts";
 import { assertEveryValue, assertSameSeedSameValues } from "./arbitrary-assertions.ts";
@@ -185,26 +185,11 @@ describe("operationRequestInvalid", () => {
 });
 
 describe("operationRequestInvalid on a body of alternatives", () => {
-  const rules = { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 };
-  const firewall = {
-    type: "object",
-    properties: { inbound: rules, outbound: rules },
-    anyOf: [{ required: ["inbound"] }, { required: ["outbound"] }],
-  };
   const untyped = { properties: { ids: { type: "array", items: { type: "integer" } } }, required: ["ids"] };
-  const descriptionOf = (schema: unknown) =>
-    tinyDescription({
-      "/things": {
-        post: {
-          operationId: "act",
-          requestBody: { required: true, content: { "application/json": { schema } } },
-          responses: { "204": { description: "done" } },
-        },
-      },
-    });
+  const descriptionOf = (schema: unknown) => tinyDescription(bodyAt("/things", "act", schema));
 
   it("drops what another branch accepts, and says so", async () => {
-    const spec = await descriptionOf(firewall);
+    const spec = await descriptionOf(eitherRuleList);
     const operation = spec.operations.byId("act")!;
     const dropped: string[] = [];
     const arbitrary = operationRequestInvalid(spec, operation, {
@@ -216,13 +201,7 @@ describe("operationRequestInvalid on a body of alternatives", () => {
   });
 
   it("gives a body no value fits (a oneOf whose branches overlap) a body of a type no branch allows", async () => {
-    const action = {
-      type: "object",
-      properties: { type: { enum: ["reboot", "snapshot"] } },
-      required: ["type"],
-    };
-    const snapshot = { allOf: [action, { properties: { name: { type: "string" } } }] };
-    const spec = await descriptionOf({ oneOf: [action, snapshot] });
+    const spec = await descriptionOf(overlappingOneOf);
     const operation = spec.operations.byId("act")!;
     expect(breakableIn(spec, operation, "body")).toBe(true);
     const arbitrary = operationRequestInvalid(spec, operation, { parts: ["body"], wholeBodyOnly: true });

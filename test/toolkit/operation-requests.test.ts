@@ -15,7 +15,7 @@ import {
   unknownPathValue,
 } from "../../src/toolkit/operation-requests.ts";
 import { PathHarvest } from "../../src/toolkit/path-values.ts";
-import { tinyDescription } from "../helpers/descriptions.ts";
+import { bodyAt, eitherRuleList, overlappingOneOf, tinyDescription } from "../helpers/descriptions.ts";
 import { fakeCase } from "../helpers/fake-case.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { writeSpec } from "../spec/helpers.ts";
@@ -119,18 +119,7 @@ describe("acceptOf", () => {
 });
 
 describe("a body no value fits (a oneOf whose branches overlap)", () => {
-  const action = {
-    type: "object",
-    properties: { type: { enum: ["reboot", "snapshot"] } },
-    required: ["type"],
-  };
-  const snapshot = { allOf: [action, { properties: { name: { type: "string" } } }] };
-  const body = { required: true, content: { "application/json": { schema: { oneOf: [action, snapshot] } } } };
-  const described = tinyDescription({
-    "/actions": {
-      post: { operationId: "act", requestBody: body, responses: { "201": { description: "Done" } } },
-    },
-  });
+  const described = tinyDescription(bodyAt("/actions", "act", overlappingOneOf));
   const bodiesSent = (fake: ReturnType<typeof fakeCase>) =>
     fake.sent.flatMap((request) => (request.options.json === undefined ? [] : [request.options.json]));
 
@@ -161,20 +150,8 @@ describe("a body no value fits (a oneOf whose branches overlap)", () => {
 });
 
 describe("a body of alternatives another branch still accepts once broken", () => {
-  const rules = { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 };
-  const schema = {
-    type: "object",
-    properties: { inbound: rules, outbound: rules },
-    anyOf: [{ required: ["inbound"] }, { required: ["outbound"] }],
-  };
-  const body = { required: true, content: { "application/json": { schema } } };
-
   it("is not sent as invalid, and the log says so", async () => {
-    const spec = await tinyDescription({
-      "/rules": {
-        post: { operationId: "addRules", requestBody: body, responses: { "204": { description: "Done" } } },
-      },
-    });
+    const spec = await tinyDescription(bodyAt("/rules", "addRules", eitherRuleList));
     const fake = fakeCase(spec, { status: 400, json: { errors: [{ reason: "no" }] } }, { embedded: false });
     await exerciseOperation(fake.t, spec.operations.byId("addRules")!, new PathHarvest());
     const validate = spec.validators.request("addRules", "application/json")!;
