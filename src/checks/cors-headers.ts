@@ -3,11 +3,12 @@
  * headers"; facts.md: `Access-Control-Allow-*` on real answers): `Access-Control-Allow-Origin`, and `-Allow-Methods`
  * and `-Allow-Headers` naming what the description says (or `*`); a success also `-Expose-Headers` (the real
  * service's recorded 400s leave that one off). The first header wrong is the verdict. A header a recording kept
- * on none of its answers is skipped: the recording, not the target, left it out.
+ * on none of its answers is skipped: the recording, not the target, left it out. Another API's description
+ * (its own title) is not held to these lists.
  * @module
  */
 import { failed, passed, skipped } from "../core/result.ts";
-import { apiFacts } from "../spec/conventions.ts";
+import { apiFacts, conventionsOf } from "../spec/conventions.ts";
 import { apiOperationOf, missingFrom } from "./_internals/api-answer.ts";
 import { type CheckDefinition, notRecorded } from "./types.ts";
 
@@ -25,6 +26,9 @@ export const corsHeaders: CheckDefinition = {
   title: "Every answer carries the description's CORS headers",
   check(context, exchange) {
     if (!apiOperationOf(context, exchange)) return undefined;
+    const { otherApi } = conventionsOf(context.spec);
+    if (otherApi)
+      return skipped(`the description is another API's (${otherApi}): this API's CORS lists are not its`);
     const { headers, status } = exchange.response;
     const listed = status >= 200 && status < 300 ? onSuccesses : onEveryAnswer;
     const unrecorded = [allowOrigin, ...listed.map(([name]) => name)].filter((name) =>

@@ -1,9 +1,9 @@
 /**
  * `observed-deprecated`: a success of an operation the description marks deprecated is 299 with a non-empty
- * `warnings` array (cloud-api-v4 "Deprecation").
+ * `warnings` array (cloud-api-v4 "Deprecation"), where the description documents that 299 answer.
  * @module
  */
-import { failed, passed } from "../core/result.ts";
+import { failed, passed, skipped } from "../core/result.ts";
 import { isObject, observedOperation } from "./_internals/observed.ts";
 import type { CheckDefinition } from "./types.ts";
 
@@ -14,6 +14,9 @@ export const observedDeprecated: CheckDefinition = {
     const operation = observedOperation(context, exchange);
     const { response } = exchange;
     if (!operation?.deprecated || response.status < 200 || response.status >= 300) return undefined;
+    // A description whose deprecated operation documents no 299 answer does not promise one.
+    if (!operation.responses.some((documented) => documented.status === "299"))
+      return skipped(`${operation.operationId} is deprecated but documents no 299 answer`);
     if (response.status !== 299)
       return failed(`${operation.operationId} is deprecated: a success answers 299, not ${response.status}`, {
         expected: 299,

@@ -6,13 +6,16 @@
  *
  * The compiled request validator fails such a body exactly at the pointers its provenance names (the generator
  * tests prove it per operation). Properties the schema does not declare are never added: the real service's
- * request schemas are open, so an unknown property is not an invalid body.
+ * request schemas are open, so an unknown property is not an invalid body. Where the body is an `anyOf`/`oneOf`,
+ * a rule of the branch the valid body matched is broken (or the discriminator names no branch, or the body is of
+ * a type no branch allows), and only where no other branch accepts the result.
  * @module
  * @public
  */
 import fc from "fast-check";
 import { allowedTypes, type BodySchema } from "./_internals/body-schema.ts";
 import { applyCandidates, candidatesOf, chooseCandidates, rulesAndPicks } from "./_internals/break-rules.ts";
+import { conforms } from "./_internals/conforms.ts";
 import { type Generated, negative } from "./case-meta.ts";
 import { type Candidate, singleRuleMutators } from "./mutations/index.ts";
 import { type RequestBodyConstraints, requestBodyValue } from "./request-body.ts";
@@ -61,7 +64,10 @@ export function requestBodyInvalid(
     .tuple(requestBodyValue(schema, constraints), rulesAndPicks(constraints.rules))
     .map(([body, [count, picks]]) => {
       const chosen = chooseCandidates(candidatesOf(schema, body, mutators), count, picks);
-      return chosen.length === 0 ? undefined : mutated(body, chosen);
+      if (chosen.length === 0) return undefined;
+      const generated = mutated(body, chosen);
+      // Rules broken in `anyOf`/`oneOf` branches may add up to a body another branch takes: not an invalid one.
+      return conforms(schema, generated.value) ? undefined : generated;
     })
     .filter((generated): generated is Generated<unknown> => generated !== undefined);
 }

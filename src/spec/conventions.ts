@@ -43,7 +43,15 @@ export interface ApiConventions {
    * documented nowhere is skipped with the reason, not failed.
    */
   readonly documentedHeaders: ReadonlySet<string>;
+  /**
+   * Set when the description is another API's (its title is not {@link describedTitle}): the facts no schema
+   * states (CORS lists, `Vary`) are this API's, so the checks of them skip, saying so.
+   */
+  readonly otherApi: string | undefined;
 }
+
+/** The title every edition of this API's description carries (`info.title`). */
+export const describedTitle = "Cloud Infrastructure API";
 
 /** What the description says when the loaded one says nothing: "Collections: pagination", "Limits". */
 export const describedPageSize: PageSizeBounds = Object.freeze({ min: 25, max: 500, default: 100 });
@@ -119,6 +127,7 @@ function readConventions(spec: ApiSpec): ApiConventions {
         .flatMap((operation) => operation.responses.flatMap((response) => response.headers))
         .map((header) => header.name.toLowerCase()),
     ),
+    otherApi: spec.title === describedTitle ? undefined : `"${spec.title || "untitled"}"`,
   };
 }
 

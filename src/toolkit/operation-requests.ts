@@ -524,14 +524,18 @@ async function sendInvalid(
     plans.push({ parts: [...breakable], rules: { min: 2, max: 3 } });
   }
   const sent: { response: LiveResponse; parts: RequestPart[] }[] = [];
+  const stillValid = new Set<string>();
   for (const [index, plan] of plans.entries()) {
     const arbitrary = operationRequestInvalidOrNone(t.spec, operation, {
       pathValues: prepared.pathValues,
       found: prepared.found,
       ...plan,
       ...(only.wholeBodyOnly ? { wholeBodyOnly: true } : {}),
+      onStillValid: (line) => stillValid.add(line),
     });
-    const generated = firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index));
+    const generated =
+      firstOf(t, operation, arbitrary, seedOf(t, operation, 10 + index)) ??
+      wholeBodyInstead(t, prepared, plan, index);
     if (generated === undefined) continue;
     const broken = brokenRulesOf(generated.meta);
     // "Several at once" where only one rule could be broken repeats a single-rule request: not sent.
@@ -547,7 +551,35 @@ async function sendInvalid(
     if (prepared.kind === "create") registerCreated(t, prepared, harvest, generated.value, response);
     sent.push({ response, parts: [...new Set(broken.map((rule) => rule.in))] });
   }
+  if (stillValid.size > 0) t.log(stillValidLine(operation, stillValid));
   return sent;
+}
+
+/**
+ * Where the one-rule body plan found no valid body to break (a `oneOf` no drawn value fits), a body of a type the
+ * schema does not allow, which needs none.
+ */
+function wholeBodyInstead(
+  t: CaseContext,
+  prepared: Prepared,
+  plan: { parts: RequestPart[]; rules: number | { min: number; max: number } },
+  index: number,
+) {
+  if (plan.rules !== 1 || plan.parts.length !== 1 || plan.parts[0] !== "body") return undefined;
+  const arbitrary = operationRequestInvalidOrNone(t.spec, prepared.operation, {
+    pathValues: prepared.pathValues,
+    found: prepared.found,
+    ...plan,
+    wholeBodyOnly: true,
+  });
+  return firstOf(t, prepared.operation, arbitrary, seedOf(t, prepared.operation, 10 + index));
+}
+
+/** The log's line for mutations another `anyOf`/`oneOf` branch accepts: dropped, never sent as invalid. */
+function stillValidLine(operation: OperationInfo, lines: ReadonlySet<string>): string {
+  const shown = [...lines].slice(0, 3).join("; ");
+  const more = lines.size > 3 ? ` and ${lines.size - 3} more` : "";
+  return `${operation.operationId}: ${lines.size} mutation(s) left a request the description still accepts (another branch of an anyOf/oneOf takes it), dropped, not sent as invalid: ${shown}${more}`;
 }
 
 /** Whether `error` is conform's own request breaking the description (its generator's defect, not the target's). */

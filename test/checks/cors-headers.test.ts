@@ -1,6 +1,6 @@
-import { describe } from "vitest";
+import { describe, expect } from "vitest";
 import { corsHeaders } from "../../src/checks/cors-headers.ts";
-import { runSequenceCases, seen } from "../helpers/observed.ts";
+import { anotherApi, runSequenceCases, seen } from "../helpers/observed.ts";
 
 const cors = {
   "access-control-allow-origin": "*",
@@ -16,6 +16,12 @@ const without = (name: keyof typeof cors) =>
 describe("cors-headers", () => {
   runSequenceCases(corsHeaders, [
     { name: "the described CORS headers pass", sequence: [regions(cors)], outcome: { status: "passed" } },
+    {
+      name: "another API's description is not held to this API's lists (a mock of it sends none)",
+      sequence: [regions({ "access-control-allow-origin": "*" })],
+      spec: anotherApi(),
+      outcome: { status: "skipped", reason: expect.stringContaining("another API's") },
+    },
     {
       name: "wildcard lists pass",
       sequence: [

@@ -1,6 +1,22 @@
-import { describe } from "vitest";
+import { describe, expect } from "vitest";
 import { observedDeprecated } from "../../src/checks/observed-deprecated.ts";
-import { runSequenceCases, seen } from "../helpers/observed.ts";
+import type { ApiSpec } from "../../src/spec/types.ts";
+import { runSequenceCases, seen, spec } from "../helpers/observed.ts";
+
+/** The bundled description with its deprecated operation documenting 200 instead of 299. */
+function without299(): ApiSpec {
+  const byId = (id: string) => {
+    const operation = spec.operations.byId(id);
+    if (!operation?.deprecated) return operation;
+    return {
+      ...operation,
+      responses: operation.responses.map((response) =>
+        response.status === "299" ? { ...response, status: "200" } : response,
+      ),
+    };
+  };
+  return { ...spec, operations: { ...spec.operations, byId } };
+}
 
 const deprecatedCreate = (status: number, json: unknown) =>
   seen({
@@ -25,6 +41,12 @@ describe("observed-deprecated", () => {
         status: "failed",
         message: "createNodeBalancerNodeDeprecated is deprecated: a success answers 299, not 200",
       },
+    },
+    {
+      name: "a deprecated operation documenting no 299 is skipped (another API's deprecation is its own)",
+      sequence: [deprecatedCreate(200, { id: 1 })],
+      spec: without299(),
+      outcome: { status: "skipped", reason: expect.stringContaining("documents no 299") },
     },
     {
       name: "a 299 without warnings fails",

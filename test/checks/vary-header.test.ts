@@ -1,6 +1,6 @@
-import { describe } from "vitest";
+import { describe, expect } from "vitest";
 import { varyHeader } from "../../src/checks/vary-header.ts";
-import { regionsNotFound, runSequenceCases, seen } from "../helpers/observed.ts";
+import { anotherApi, regionsNotFound, runSequenceCases, seen } from "../helpers/observed.ts";
 
 const regions = (headers: Record<string, string>) =>
   seen({ operationId: "getRegions", path: "/regions", headers, json: {} });
@@ -17,6 +17,12 @@ describe("vary-header", () => {
       name: "no Vary fails",
       sequence: [regions({})],
       outcome: { status: "failed", message: "Vary is missing" },
+    },
+    {
+      name: "no Vary on another API's description is skipped, saying why",
+      sequence: [regions({})],
+      spec: anotherApi(),
+      outcome: { status: "skipped", reason: expect.stringContaining("another API's") },
     },
     {
       name: "Vary without X-Filter fails",

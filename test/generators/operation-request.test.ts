@@ -23,6 +23,7 @@ import {
 import { requestConformance } from "../../src/runner/request-conformance.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec, OperationInfo } from "../../src/spec/types.ts";
+import { bodyAt, eitherRuleList, overlappingOneOf, tinyDescription } from "../helpers/descriptions.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { dialectFixtures } from "../spec/helpers.ts";
 import { assertEveryValue, assertSameSeedSameValues } from "./arbitrary-assertions.ts";
@@ -180,5 +181,47 @@ describe("operationRequestInvalid", () => {
         .flatMap((generated) => brokenRulesOf(generated.meta).map((rule) => rule.in)),
     );
     expect([...parts].sort()).toEqual(["path", "query"]);
+  });
+});
+
+describe("operationRequestInvalid on a body of alternatives", () => {
+  const untyped = { properties: { ids: { type: "array", items: { type: "integer" } } }, required: ["ids"] };
+  const descriptionOf = (schema: unknown) => tinyDescription(bodyAt("/things", "act", schema));
+
+  it("drops what another branch accepts, and says so", async () => {
+    const spec = await descriptionOf(eitherRuleList);
+    const operation = spec.operations.byId("act")!;
+    const dropped: string[] = [];
+    const arbitrary = operationRequestInvalid(spec, operation, {
+      parts: ["body"],
+      onStillValid: (line) => dropped.push(line),
+    });
+    assertEveryValue(arbitrary, (generated) => refusedWhereItSays(spec, operation, generated));
+    expect(dropped.some((line) => line.startsWith("/body/inbound: remove-required-property"))).toBe(true);
+  });
+
+  it("gives a body no value fits (a oneOf whose branches overlap) a body of a type no branch allows", async () => {
+    const spec = await descriptionOf(overlappingOneOf);
+    const operation = spec.operations.byId("act")!;
+    expect(breakableIn(spec, operation, "body")).toBe(true);
+    const arbitrary = operationRequestInvalid(spec, operation, { parts: ["body"], wholeBodyOnly: true });
+    assertEveryValue(arbitrary, (generated) => {
+      const [rule] = brokenRulesOf(generated.meta);
+      if (rule?.rule !== "change-type" || rule.at !== "")
+        return `not a body of the wrong type: ${rule?.rule}`;
+      return refusedWhereItSays(spec, operation, generated);
+    });
+  });
+
+  it("draws an object where the body names no type but declares properties, and breaks it inside", async () => {
+    const spec = await descriptionOf(untyped);
+    const operation = spec.operations.byId("act")!;
+    for (const generated of fc.sample(operationRequest(spec, operation), { numRuns: 30, seed: 2 })) {
+      expect(generated.value.body).toEqual({ ids: expect.any(Array) });
+    }
+    const pointers = fc
+      .sample(operationRequestInvalid(spec, operation, { parts: ["body"] }), { numRuns: 60, seed: 2 })
+      .flatMap((generated) => brokenRulesOf(generated.meta).map((rule) => `${rule.rule} ${rule.at}`));
+    expect(pointers).toContain("remove-required-property /ids");
   });
 });

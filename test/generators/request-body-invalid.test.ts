@@ -19,6 +19,7 @@ import { loadSpec } from "../../src/spec/load.ts";
 import { childPointer, parsePointer } from "../../src/spec/pointer.ts";
 import { refusedWithoutField } from "../../src/spec/refused-without-field.ts";
 import type { ApiSpec, ValidationIssue } from "../../src/spec/types.ts";
+import { tinyDescription } from "../helpers/descriptions.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { dialectFixtures } from "../spec/helpers.ts";
 import {
@@ -150,13 +151,16 @@ describe("requestBodyInvalid", () => {
     expect(Math.max(...counts)).toBe(3);
   });
 
-  it("reaches every operator over the bundled description's bodies", () => {
+  it("reaches every operator but the discriminator's over the bundled description's bodies", () => {
     const all = fc.oneof(
       ...jsonBodies(bundled).map((operationId) => requestBodyInvalid(requestSchemaOf(bundled, operationId)!)),
     );
+    // The bundled description has no discriminator: the alternatives' table below reaches that operator.
     assertCovers(
       all,
-      singleRuleMutators.map((mutator) => mutator.operator),
+      singleRuleMutators
+        .map((mutator) => mutator.operator)
+        .filter((operator) => operator !== "violate-discriminator"),
       800,
       (generated) => mutationsOf(generated.meta)[0]!.operator,
     );
@@ -209,5 +213,114 @@ describe("requestBodyInvalid", () => {
     // Only the required properties are left, and the one broken.
     const broken = mutationsOf(shrunk.meta)[0]!.pointer.slice(1);
     expect(new Set(Object.keys(shrunk.value as object))).toEqual(new Set(["region", "type", broken]));
+  });
+});
+
+/** A body schema whose root is an `anyOf`/`oneOf`, and the rules an invalid body of it must reach. */
+interface AlternativesRow {
+  readonly name: string;
+  readonly schema: Record<string, unknown>;
+  /** `operator pointer` of mutations drawn at least once (the pointer in the body). */
+  readonly reaches: readonly string[];
+}
+
+const single = {
+  type: "object",
+  properties: { name: { type: "string", minLength: 1, maxLength: 8 }, size: { enum: ["s", "m"] } },
+  required: ["name", "size"],
+};
+const multi = {
+  type: "object",
+  properties: { names: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 } },
+  required: ["names"],
+};
+const reboot = {
+  type: "object",
+  properties: { type: { type: "string", enum: ["reboot"] } },
+  required: ["type"],
+};
+const resize = {
+  type: "object",
+  properties: { type: { type: "string", enum: ["resize"] }, size: { type: "integer", minimum: 1 } },
+  required: ["type", "size"],
+};
+
+const alternativesRows: readonly AlternativesRow[] = [
+  {
+    name: "oneOf of two objects, no root type (one or several droplets)",
+    schema: { oneOf: [single, multi] },
+    reaches: [
+      "remove-required-property /name",
+      "remove-required-property /names",
+      "violate-bound /name",
+      "violate-enum /size",
+      "change-type ",
+      "null-where-not-nullable ",
+    ],
+  },
+  {
+    name: "anyOf of actions with a discriminator",
+    schema: {
+      anyOf: [reboot, resize],
+      discriminator: { propertyName: "type", mapping: { reboot: "#/r", resize: "#/s" } },
+    },
+    reaches: ["violate-discriminator /type", "violate-enum /type", "violate-bound /size", "change-type "],
+  },
+  {
+    name: "anyOf of required sets beside the properties (a firewall's rules)",
+    schema: {
+      type: "object",
+      properties: {
+        inbound: { type: "array", items: { type: "string", pattern: "^[a-z]+$" } },
+        outbound: { type: "array", items: { type: "string", pattern: "^[a-z]+$" } },
+      },
+      anyOf: [{ required: ["inbound"] }, { required: ["outbound"] }],
+    },
+    reaches: ["remove-required-property /inbound", "violate-pattern /inbound/0", "change-type /outbound"],
+  },
+  {
+    name: "oneOf nested in a property",
+    schema: {
+      type: "object",
+      properties: { target: { oneOf: [single, multi] } },
+      required: ["target"],
+    },
+    reaches: ["remove-required-property /target/name", "change-type /target", "violate-bound /target/name"],
+  },
+];
+
+describe("requestBodyInvalid inside anyOf and oneOf bodies", () => {
+  const specs = new Map<string, ApiSpec>();
+  const specOf = async (row: AlternativesRow) => {
+    const body = { required: true, content: { "application/json": { schema: row.schema } } };
+    const spec =
+      specs.get(row.name) ??
+      (await tinyDescription({
+        "/things": { post: { operationId: "act", requestBody: body, responses: {} } },
+      }));
+    specs.set(row.name, spec);
+    return spec;
+  };
+
+  it.each(alternativesRows)("$name: every body matches no branch (the compiled validator)", async (row) => {
+    const spec = await specOf(row);
+    const schema = requestSchemaOf(spec, "act")!;
+    const validate = spec.validators.request("act", "application/json")!;
+    for (const rules of [1, { min: 2, max: 3 }] as const) {
+      assertEveryValue(requestBodyInvalid(schema, { rules }), (generated) =>
+        validate(generated.value).valid ? "the validator accepts it" : undefined,
+      );
+    }
+  });
+
+  it.each(alternativesRows)("$name: breaks the rules of the branch the body took", async (row) => {
+    const spec = await specOf(row);
+    const seen = new Set(
+      fc
+        .sample(requestBodyInvalid(requestSchemaOf(spec, "act")!), { seed: 5, numRuns: 600 })
+        .flatMap((generated) => mutationsOf(generated.meta))
+        .map((mutation) => `${mutation.operator} ${mutation.pointer}`),
+    );
+    expect(row.reaches.filter((reached) => !seen.has(reached))).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { requestBody, requestBodyValue, requestSchemaOf } from "../../src/generators/request-body.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import type { ApiSpec } from "../../src/spec/types.ts";
+import { tinyDescription } from "../helpers/descriptions.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { dialectFixtures, writeSpec } from "../spec/helpers.ts";
 import { assertEveryValue, assertSameSeedSameValues, assertShrinks } from "./arbitrary-assertions.ts";
@@ -204,5 +205,45 @@ describe("requestBody", () => {
     // Fails once a port is sent: the smallest such body is that port alone, at its lower bound.
     const shrunk = assertShrinks(requestBodyValue(schema), (body) => typeof body.port === "number");
     expect(shrunk).toEqual({ port: 1 });
+  });
+});
+
+describe("requestBody where the description is not this API's", () => {
+  const rows = [
+    { name: "a url is one ajv-formats' url accepts", schema: { type: "string", format: "url" } },
+    {
+      name: "a schema naming no type but declaring properties is an object",
+      schema: { properties: { ids: { type: "array", items: { type: "integer" } } }, required: ["ids"] },
+    },
+  ];
+
+  it.each(rows)("$name", async ({ schema }) => {
+    const body = {
+      type: "object",
+      properties: { value: schema },
+      required: ["value"],
+    };
+    const spec = await tinyDescription({
+      "/things": {
+        post: {
+          operationId: "act",
+          requestBody: { required: true, content: { "application/json": { schema: body } } },
+          responses: {},
+        },
+      },
+    });
+    const validate = spec.validators.request("act", "application/json")!;
+    assertEveryValue(
+      requestBody(requestSchemaOf(spec, "act")!),
+      (generated) => {
+        const outcome = validate(generated.value);
+        if (!outcome.valid) return `refused: ${JSON.stringify(outcome.issues.map((issue) => issue.message))}`;
+        const value = (generated.value as { value: unknown }).value;
+        return schema.type === undefined && (typeof value !== "object" || Array.isArray(value))
+          ? "not an object"
+          : undefined;
+      },
+      1000,
+    );
   });
 });

@@ -117,3 +117,25 @@ export function deleteAt(path: string): TinyPaths {
     },
   };
 }
+
+/** A POST at `path` named `operationId`, taking a required JSON body of `schema`. */
+export function bodyAt(path: string, operationId: string, schema: unknown): TinyPaths {
+  const requestBody = { required: true, content: { "application/json": { schema } } };
+  return { [path]: { post: { operationId, requestBody, responses: { "204": { description: "Done" } } } } };
+}
+
+const ruleList = { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 };
+
+/** A firewall's rules: two lists, at least one sent (an `anyOf` of required sets beside the properties). */
+export const eitherRuleList = {
+  type: "object",
+  properties: { inbound: ruleList, outbound: ruleList },
+  anyOf: [{ required: ["inbound"] }, { required: ["outbound"] }],
+};
+
+const action = { type: "object", properties: { type: { enum: ["reboot", "snapshot"] } }, required: ["type"] };
+
+/** A `oneOf` whose second branch accepts every value of the first: no value fits it. */
+export const overlappingOneOf = {
+  oneOf: [action, { allOf: [action, { properties: { name: { type: "string" } } }] }],
+};

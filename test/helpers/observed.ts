@@ -6,6 +6,7 @@
 import { expect, it } from "vitest";
 import type { AnsweredExchange, CheckDefinition, RecordingGaps } from "../../src/checks/types.ts";
 import type { CheckOutcome } from "../../src/core/result.ts";
+import type { ApiSpec } from "../../src/spec/types.ts";
 import { bundledSpec } from "./reference.ts";
 
 export const spec = await bundledSpec();
@@ -86,7 +87,12 @@ export interface SequenceCase {
   readonly caller?: string;
   /** Judged as a recording's exchanges, with what it may lack. */
   readonly recording?: RecordingGaps;
+  /** The description judged against; default the bundled one. */
+  readonly spec?: ApiSpec;
 }
+
+/** The bundled description as another API's: its own title, the same operations. */
+export const anotherApi = (): ApiSpec => ({ ...spec, title: "Someone Else's API" });
 
 /** The check's outcome on the last exchange of a sequence, judged in order with one per-run state. */
 export function lastVerdict(
@@ -94,13 +100,14 @@ export function lastVerdict(
   sequence: readonly AnsweredExchange[],
   caller?: string,
   recording?: RecordingGaps,
+  judgedAgainst: ApiSpec = spec,
 ): CheckOutcome | undefined {
   const state = definition.state?.();
   let last: CheckOutcome | undefined;
   for (const exchange of sequence) {
-    const operation = exchange.operationId ? spec.operations.byId(exchange.operationId) : undefined;
+    const operation = exchange.operationId ? judgedAgainst.operations.byId(exchange.operationId) : undefined;
     const context = {
-      spec,
+      spec: judgedAgainst,
       operation,
       sentAt: exchange.timings.startedAt,
       receivedAt: exchange.timings.startedAt + 1,
@@ -114,7 +121,7 @@ export function lastVerdict(
 
 export function runSequenceCases(definition: CheckDefinition, cases: readonly SequenceCase[]): void {
   it.each(cases)("$name", (row) => {
-    const outcome = lastVerdict(definition, row.sequence, row.caller, row.recording);
+    const outcome = lastVerdict(definition, row.sequence, row.caller, row.recording, row.spec);
     if (row.outcome === undefined) expect(outcome).toBeUndefined();
     else expect(outcome).toMatchObject(row.outcome);
   });

@@ -8,10 +8,15 @@ import { loadSpec } from "../../src/spec/load.ts";
 import {
   acceptOf,
   deleteOperationFor,
+  exerciseOperation,
   operationKind,
   operationOrder,
+  probeWrite,
   unknownPathValue,
 } from "../../src/toolkit/operation-requests.ts";
+import { PathHarvest } from "../../src/toolkit/path-values.ts";
+import { bodyAt, eitherRuleList, overlappingOneOf, tinyDescription } from "../helpers/descriptions.ts";
+import { fakeCase } from "../helpers/fake-case.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 import { writeSpec } from "../spec/helpers.ts";
 
@@ -110,5 +115,55 @@ describe("acceptOf", () => {
     { types: [], accept: undefined },
   ])("a success answered as $types asks for $accept", ({ types, accept }) => {
     expect(acceptOf(answering(types))).toBe(accept);
+  });
+});
+
+describe("a body no value fits (a oneOf whose branches overlap)", () => {
+  const described = tinyDescription(bodyAt("/actions", "act", overlappingOneOf));
+  const bodiesSent = (fake: ReturnType<typeof fakeCase>) =>
+    fake.sent.flatMap((request) => (request.options.json === undefined ? [] : [request.options.json]));
+
+  it.each([
+    { name: "with writes", writesAllowed: true },
+    { name: "without writes", writesAllowed: false },
+  ])("$name, still gets a body of a type no branch allows", async ({ writesAllowed }) => {
+    const spec = await described;
+    const fake = fakeCase(
+      spec,
+      { status: 400, json: { errors: [{ reason: "no" }] } },
+      {
+        embedded: false,
+        writesAllowed,
+      },
+    );
+    const operation = spec.operations.byId("act")!;
+    const outcome = writesAllowed
+      ? await exerciseOperation(fake.t, operation, new PathHarvest())
+      : await probeWrite(fake.t, operation);
+    expect(outcome.notRequested).toBeUndefined();
+    expect(outcome.negative.some(({ parts }) => parts.includes("body"))).toBe(true);
+    const sent = bodiesSent(fake);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const value of sent)
+      expect(typeof value === "object" && !Array.isArray(value) && value !== null).toBe(false);
+  });
+});
+
+describe("a body of alternatives another branch still accepts once broken", () => {
+  it("is not sent as invalid, and the log says so", async () => {
+    const spec = await tinyDescription(bodyAt("/rules", "addRules", eitherRuleList));
+    const fake = fakeCase(spec, { status: 400, json: { errors: [{ reason: "no" }] } }, { embedded: false });
+    await exerciseOperation(fake.t, spec.operations.byId("addRules")!, new PathHarvest());
+    const validate = spec.validators.request("addRules", "application/json")!;
+    const negatives = fake.sent.filter((request) => request.options.breaks !== undefined);
+    expect(negatives.length).toBeGreaterThan(0);
+    for (const request of negatives) {
+      if (request.options.json !== undefined) expect(validate(request.options.json).valid).toBe(false);
+    }
+    expect(
+      fake.logs.some((line) =>
+        /addRules: \d+ mutation\(s\) left a request the description still accepts/.test(line),
+      ),
+    ).toBe(true);
   });
 });

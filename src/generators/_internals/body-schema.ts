@@ -64,6 +64,11 @@ export interface BodySchema {
   /** A value must match at least one of these (`oneOf` is read as `anyOf`: generators filter for exactly one). */
   anyOf?: BodySchema[];
   oneOf?: boolean;
+  /**
+   * The OpenAPI `discriminator` beside `anyOf`/`oneOf`: the property naming the branch, and the values its
+   * `mapping` lists (empty when it has none: then the branches' own names, which a bundled document may have lost).
+   */
+  discriminator?: { readonly propertyName: string; readonly values: readonly string[] };
   readOnly?: boolean;
   writeOnly?: boolean;
   /** A wrong value here is refused naming no field (`x-*-refused-without-field`). */
@@ -109,8 +114,9 @@ function resolve(
   const node: Record<string, unknown> = { ...written };
   normalizeNode(node, dialect);
   let result: BodySchema = { pointer };
-  // Read before normalising drops the vendor extensions.
+  // Read before normalising drops the vendor extensions and the discriminator.
   if (marksRefusedWithoutField(written)) result.refusedWithoutField = true;
+  const discriminator = discriminatorOf(written);
 
   if (isRef(node)) {
     const target = refPointer(node.$ref);
@@ -151,7 +157,15 @@ function resolve(
       if (key === "oneOf") result.oneOf = true;
     }
   }
+  if (discriminator) result.discriminator = discriminator;
   return result;
+}
+
+function discriminatorOf(written: Readonly<Record<string, unknown>>): BodySchema["discriminator"] {
+  const { discriminator } = written;
+  if (!isObject(discriminator) || typeof discriminator.propertyName !== "string") return undefined;
+  const values = isObject(discriminator.mapping) ? Object.keys(discriminator.mapping) : [];
+  return { propertyName: discriminator.propertyName, values };
 }
 
 function ownKeywords(
@@ -256,6 +270,7 @@ export function merge(a: BodySchema, b: BodySchema): BodySchema {
   if (b.items) merged.items = a.items ? merge(a.items, b.items) : b.items;
   if (b.not) merged.not = b.not;
   if (b.anyOf) merged.anyOf = b.anyOf;
+  if (b.discriminator) merged.discriminator = b.discriminator;
   return merged;
 }
 
@@ -313,12 +328,18 @@ export function responseSchemaOf(spec: ApiSpec, operationId: string, status: num
   );
 }
 
-/** The types a schema allows, `undefined` when any type goes (no `type`, `enum` or `const` says otherwise). */
+/**
+ * The types a schema allows, `undefined` when any type goes (no `type`, `enum` or `const` says otherwise, and not
+ * every branch of its `anyOf`/`oneOf` does).
+ */
 export function allowedTypes(schema: BodySchema): readonly JsonType[] | undefined {
   if (schema.types) return schema.types;
   const values = schema.hasConst ? [schema.const] : schema.enum;
-  if (!values) return undefined;
-  return [...new Set(values.map(typeOf))];
+  if (values) return [...new Set(values.map(typeOf))];
+  if (!schema.anyOf || schema.anyOf.length === 0) return undefined;
+  const ofBranches = schema.anyOf.map(allowedTypes);
+  if (ofBranches.some((types) => types === undefined)) return undefined;
+  return [...new Set(ofBranches.flatMap((types) => types!))];
 }
 
 export function typeOf(value: unknown): JsonType {

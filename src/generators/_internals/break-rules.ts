@@ -10,15 +10,21 @@ import { valueAt } from "../../spec/pointer.ts";
 import type { Mutation } from "../case-meta.ts";
 import { type Candidate, combineIndependent } from "../mutations/index.ts";
 import type { BodySchema } from "./body-schema.ts";
+import { conforms } from "./conforms.ts";
 import { applyEdit, fieldOf, type Mutator } from "./mutation.ts";
 import { mutationSites } from "./mutation-sites.ts";
 
-/** Every edit of `mutators` at every site of `value`, kept only where `keep` says (default: all). */
+/**
+ * Every edit of `mutators` at every site of `value`, kept only where `keep` says (default: all). An edit inside an
+ * `anyOf`/`oneOf` branch that leaves a value the whole schema still accepts (another branch takes it) breaks
+ * nothing: it is dropped, and `onStillValid` hears of it.
+ */
 export function candidatesOf(
   schema: BodySchema,
   value: unknown,
   mutators: readonly Mutator[],
   keep: (candidate: Candidate) => boolean = () => true,
+  onStillValid: (candidate: Candidate) => void = () => {},
 ): Candidate[] {
   const candidates: Candidate[] = [];
   for (const site of mutationSites(schema, value)) {
@@ -26,11 +32,18 @@ export function candidatesOf(
     for (const mutator of mutators) {
       for (const edit of mutator.edits(site, current)) {
         const candidate = { site, operator: mutator.operator, edit };
-        if (keep(candidate)) candidates.push(candidate);
+        if (!keep(candidate)) continue;
+        if (site.inBranch && conforms(schema, applyEdit(value, site.pointer, edit))) onStillValid(candidate);
+        else candidates.push(candidate);
       }
     }
   }
   return candidates;
+}
+
+/** One line for a candidate: where, which rule, how (`/body/name: remove-required-property (...)`). */
+export function candidateLine({ site, operator, edit }: Candidate): string {
+  return `${site.pointer || "(the whole value)"}: ${operator} (${edit.detail})`;
 }
 
 /** `count` independent candidates when more than one is asked (fewer when fewer are independent), else one. */

@@ -27,6 +27,13 @@ export interface MutationSite {
   readonly entangledWith?: readonly string[];
   /** The site of the array holding this item, when it is an array item (independent mutations avoid siblings). */
   readonly arrayParent?: string;
+  /**
+   * The place lies inside one branch of an `anyOf`/`oneOf` (the branch the valid value matched): breaking that
+   * branch's rule may leave a value another branch accepts, so each edit there is judged against the whole schema.
+   */
+  readonly inBranch?: boolean;
+  /** The values a discriminator (of the object holding this property) maps to branches, when this property is one. */
+  readonly discriminatorValues?: readonly string[];
 }
 
 /** One way to break a rule at a site: put this value there, or take the property out. */

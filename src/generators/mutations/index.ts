@@ -8,6 +8,7 @@ import { changeType } from "./change-type.ts";
 import { nullWhereNotNullable } from "./null-where-not-nullable.ts";
 import { removeRequiredProperty } from "./remove-required-property.ts";
 import { violateBound } from "./violate-bound.ts";
+import { violateDiscriminator } from "./violate-discriminator.ts";
 import { violateEnum } from "./violate-enum.ts";
 import { violatePattern } from "./violate-pattern.ts";
 
@@ -20,5 +21,6 @@ export const singleRuleMutators: readonly Mutator[] = [
   violateBound,
   violateEnum,
   violatePattern,
+  violateDiscriminator,
   nullWhereNotNullable,
 ];

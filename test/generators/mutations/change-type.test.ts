@@ -51,5 +51,28 @@ describe("change-type", () => {
       edits: [],
     },
     { name: "nothing where any type goes", schema: {}, current: 1, edits: [] },
+    {
+      name: "a oneOf of objects with no type of its own gets every type but object and null",
+      schema: {
+        oneOf: [
+          { type: "object", required: ["a"] },
+          { type: "object", required: ["b"] },
+        ],
+      },
+      current: { a: 1 },
+      edits: ["not-of-this-type", 12345, 1.5, true, wrongArray],
+    },
+    {
+      name: "an anyOf gets only the types none of its branches allows",
+      schema: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+      current: "x",
+      edits: [12345, 1.5, true, wrongObject],
+    },
+    {
+      name: "nothing where one branch allows any type",
+      schema: { anyOf: [{ type: "string" }, { required: ["a"] }] },
+      current: "x",
+      edits: [],
+    },
   ]);
 });

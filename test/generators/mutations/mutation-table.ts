@@ -17,6 +17,8 @@ export interface MutationRow {
   readonly present?: boolean;
   readonly required?: boolean;
   readonly entangled?: boolean;
+  /** The values a discriminator maps, when the place is its property. */
+  readonly discriminatorValues?: readonly string[];
   /** The edits expected: the values set, or `"remove"`. */
   readonly edits: readonly unknown[];
 }
@@ -31,6 +33,7 @@ export function mutationTable(mutator: Mutator, rows: readonly MutationRow[]): v
       present: row.present ?? true,
       required: row.required ?? false,
       entangled: row.entangled ?? false,
+      ...(row.discriminatorValues ? { discriminatorValues: row.discriminatorValues } : {}),
     };
     const edits = mutator.edits(site, row.current);
     expect(edits.map((edit) => (edit.kind === "remove" ? "remove" : edit.value))).toEqual(row.edits);
