@@ -8,10 +8,15 @@ import { apiFacts, conventionsOf } from "../../src/spec/conventions.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 
 /** A small OpenAPI 3.1 description: one list with the given page_size schema and error schema. */
-function description(pageSize: object | undefined, error: object, headers: object = {}): string {
+function description(
+  pageSize: object | undefined,
+  error: object,
+  headers: object = {},
+  title = "Other edition",
+): string {
   const document = {
     openapi: "3.1.0",
-    info: { title: "Other edition", version: "5.0.0" },
+    info: { title, version: "5.0.0" },
     servers: [{ url: "https://api.example.test/v5" }],
     paths: {
       "/things": {
@@ -114,6 +119,15 @@ describe("conventions read from the description", () => {
       description(undefined, problems, { "X-Spec-Version": { schema: { type: "string" } } }),
     );
     expect([...conventionsOf(spec).documentedHeaders]).toEqual(["x-spec-version"]);
+  });
+
+  it.each([
+    ["Cloud Infrastructure API", undefined],
+    ["Cloud Infrastructure API (release 4.190)", undefined],
+    ["DigitalOcean API", '"DigitalOcean API"'],
+    ["", '"untitled"'],
+  ])("a description titled %j is this API's unless otherApi names it", async (title, other) => {
+    expect(conventionsOf(await loadSpec(description(undefined, problems, {}, title))).otherApi).toBe(other);
   });
 
   it("names each fact once", () => {
