@@ -31,6 +31,7 @@ export {
 // The description's operations and the API's conventions read from it.
 
 export { type ApiConventions, apiFacts, conventionsOf, type PageSizeBounds } from "./spec/conventions.ts";
+export { type EventKind, eventActions } from "./spec/event-actions.ts";
 export { headerNotDocumented } from "./spec/operations.ts";
 export { isWrittenInUtc, utcInstant } from "./spec/times.ts";
 export type { FilterableField, OperationInfo } from "./spec/types.ts";

@@ -1,7 +1,7 @@
 /**
  * Account events: every state-changing operation appends one, as the real service's event feed does.
  * Actions follow the service's `<entity>_<verb>` naming (`nodebalancer_create`, `compute_boot`, ...); which write
- * emits which action is the table `eventActions` of suites/account/events.suite.ts, which the handlers follow
+ * emits which action is the table `eventActions` of src/spec/event-actions.ts, which the handlers follow
  * (test/reference/events.test.ts holds them to it). A power action's event is `started` (percent_complete 0) when
  * it is accepted and `finished` (100) when the instance reaches its end status, `failed` when another action or a
  * delete cuts it short (instance-lifecycle.ts).

@@ -4,9 +4,9 @@
  * and by the entity's id (the dotted key `entity.id`); an instance's boot is an event that moves from `started` to
  * `finished` (percent_complete 100) as the instance comes up, as SDKs that wait for a boot by polling the feed expect; and the feed needs the events scope.
  *
- * Which write emits which action is the table `eventActions` (support/event-actions.ts, exported here): the one place it is written (the reference
- * server's handlers follow it; test/reference/events.test.ts holds them to it). The description says "not shown";
- * these are the real service's action names (docs/api/facts.md), with `linode` written `compute`.
+ * Which write emits which action is the package's table `eventActions` (src/spec/event-actions.ts): the one place
+ * it is written (the reference server's handlers follow it; test/reference/events.test.ts holds them to it). The
+ * description says "not shown"; these are the real service's action names, with `linode` written `compute`.
  *
  * A target's feed may lag its writes (eventual consistency): the writes' events are waited for all at once, under
  * one run deadline (`suiteOptions.workflows.deadlineMs`); when the feed lists none of them by then (a mock without
@@ -41,8 +41,6 @@ import {
   writeKey,
 } from "./support/event-feed.ts";
 import { makeWrites } from "./support/event-writes.ts";
-
-export { type EventKind, eventActions } from "./support/event-actions.ts";
 
 /** What the first case hands on: what it made, and which of its writes' events the feed listed. */
 const from = "writes-recorded";

@@ -1,10 +1,10 @@
 /**
- * The reference server's event feed follows the events suite's table (`eventActions`): each write records the
+ * The reference server's event feed follows the package's table of which write records which event (`eventActions`): each write records the
  * action and entity type the table gives; a power action's event is `started` at 0 percent, `finished` at 100
  * when the instance reaches its status, and `failed` when another action cuts it short.
  */
 import { describe, expect, it } from "vitest";
-import { eventActions } from "../../suites/account/events.suite.ts";
+import { eventActions } from "../../src/index.ts";
 import { type ApiResponse, startReference } from "../helpers/reference.ts";
 
 // Delays shrink 100-fold (provisioning 20 ms, boot 30 ms).

@@ -4,8 +4,15 @@
  * under one deadline, and judging an event's entity (id, type, label, a url that answers).
  * @module
  */
-import { type CaseContext, call, expectStatus, type LiveResponse, waitForAll } from "../../../src/index.ts";
-import { type EventKind, eventActions } from "./event-actions.ts";
+import {
+  type CaseContext,
+  call,
+  type EventKind,
+  eventActions,
+  expectStatus,
+  type LiveResponse,
+  waitForAll,
+} from "../../../src/index.ts";
 
 export interface Entity {
   readonly id?: unknown;

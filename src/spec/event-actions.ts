@@ -1,6 +1,8 @@
 /**
- * Which write records which event in the account's feed: the one place it is written (the events suite judges by
- * it; the reference server's handlers follow it, held to it by test/reference/events.test.ts).
+ * Which write records which event in the account's feed: a fact of this API the description leaves out ("Which
+ * operations emit which events: not shown"), with the real service's action names (docs/api/facts.md, `linode`
+ * written `compute`). The one place it is written: the events suite and the `observed-write-recorded` check judge
+ * by it; the reference server's handlers follow it, held to it by test/reference/events.test.ts.
  * @module
  */
 
