@@ -28,6 +28,7 @@ import { observedReadBack } from "./observed-read-back.ts";
 import { observedScopes } from "./observed-scopes.ts";
 import { observedStartsEmpty } from "./observed-starts-empty.ts";
 import { observedStaysOff } from "./observed-stays-off.ts";
+import { observedWriteRecorded } from "./observed-write-recorded.ts";
 import { rateLimitHeaders } from "./rate-limit-headers.ts";
 import { retryAfterOn429 } from "./retry-after-on-429.ts";
 import { secretsNotReturned } from "./secrets-not-returned.ts";
@@ -71,6 +72,7 @@ export const builtinChecks = {
   "observed-filter-complete": observedFilterComplete,
   "observed-starts-empty": observedStartsEmpty,
   "observed-stays-off": observedStaysOff,
+  "observed-write-recorded": observedWriteRecorded,
   "token-lifetime": tokenLifetime,
 } as const satisfies Record<string, CheckDefinition>;
 

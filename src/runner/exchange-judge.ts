@@ -135,7 +135,10 @@ export class ExchangeJudge {
         const { tally, record } = recordAt(exchange);
         if (outcome.status === "passed") tally.countPass();
         else record({ checkId: definition.id, exchangeId: exchange?.id, outcome }, exchange);
-        if (outcome.status !== "skipped") this.#judgedChecks.add(definition.id);
+        if (outcome.status === "skipped") continue;
+        this.#judgedChecks.add(definition.id);
+        // A verdict only the end can give still judged the operation of the exchange it names (the coverage table).
+        if (exchange?.operationId) this.#coverage.judged(exchange.operationId, definition.id);
       }
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The state-across-the-traffic checks on a client's traffic: a script as a client of the API would write it (make a
  * load balancer, rename it, add a profile and switch it to https, boot an instance and poll it, list types with and
- * without a filter, delete the balancer and look again) is sent through `conform proxy` to the reference, clean and
+ * without a filter, delete the balancer and look again, read the event feed) is sent through `conform proxy` to the reference, clean and
  * with each fault whose symptom that traffic shows; the HAR the proxy's session writes is then given to
  * `conform verify`. Each fault is caught by the check that judges its symptom, in both; the clean server by none.
  */
@@ -33,6 +33,7 @@ const stateChecks = [
   "observed-reaches-state",
   "observed-counts",
   "observed-filter-complete",
+  "observed-write-recorded",
 ];
 
 type Send = (
@@ -65,6 +66,8 @@ async function script(send: Send): Promise<void> {
   await send(at, "DELETE");
   await send(at);
   await send("/nodebalancers");
+  // The activity page: what the account did, newest first.
+  await send("/account/events");
 }
 
 /** The script through a proxy to the reference with `faults`; the proxy's events, and its traffic as a HAR. */
@@ -150,6 +153,7 @@ describe("state across a client's traffic, through conform proxy and conform ver
     ["profile-protocol-kept", "observed-read-back"],
     ["delete-keeps-item", "observed-gone-after-delete"],
     ["filter-or-as-and", "observed-filter-complete"],
+    ["write-without-event", "observed-write-recorded"],
   ])("catches %s by %s, in the proxy and in its HAR", async (fault, check) => {
     const { events, har } = await throughProxy([fault]);
     expect([...failedChecks(events)]).toContain(check);
