@@ -6,7 +6,11 @@ export const writeWithoutEvent: Fault = {
   description: "creating a load balancer's profile records no nodebalancer_config_create event",
   detectedBy: {
     suites: ["events"],
-    checks: ["assert:every write appears in the event feed with the action of its kind"],
+    // The suite's wait for each write's event, and the run's end judging the feed reads it made.
+    checks: [
+      "assert:every write appears in the event feed with the action of its kind",
+      "observed-write-recorded",
+    ],
   },
   apply: (target) =>
     target.wrapHandler("createNodeBalancerConfig", (original) => async (context) => {
