@@ -14,6 +14,7 @@ import { eventActions } from "../spec/event-actions.ts";
 import {
   type ExpectedEvent,
   type FeedFilter,
+  feedPageOf,
   filterKeeps,
   listsEvent,
   pageCovers,
@@ -87,12 +88,14 @@ export const observedWriteRecorded: CheckDefinition<WritesSeen> = {
 /** A feed read: the last word so far on every earlier write it covers. */
 function judgeRead(context: CheckContext, exchange: AnsweredExchange, state: WritesSeen): void {
   const filter: FeedFilter = parseFilter(filterTextOf(context, exchange));
+  const page = feedPageOf(exchange, filter);
+  if (!page) return;
   for (const write of state.writes.values()) {
     if (context.sentAt < write.answeredAt) continue;
     if (write.caller !== undefined && context.caller !== undefined && write.caller !== context.caller)
       continue;
-    if (!filterKeeps(filter, write.event) || !pageCovers(exchange, filter, write.event.since)) continue;
-    write.last = { exchange, listed: listsEvent(exchange, write.event) };
+    if (!filterKeeps(filter, write.event) || !pageCovers(page, write.event)) continue;
+    write.last = { exchange, listed: listsEvent(page, write.event) };
   }
 }
 

@@ -63,39 +63,58 @@ const numberOf = (value: unknown, otherwise: number) =>
 /** Seconds precision: an event stamped in the second the write began may sort either side of it. */
 const wholeSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
 
-/**
- * Must the page list the event if the target recorded it? When it holds the whole feed, or when it is the end
- * of the feed where the newest events are (page 1 newest first, the last page oldest first) and its oldest event
- * is stamped before the second the write began.
- */
-export function pageCovers(
-  exchange: AnsweredExchange,
-  filter: FeedFilter,
-  since: number | undefined,
-): boolean {
+/** What one page of the feed shows, read once for every write it may judge. */
+export interface FeedPage {
+  /** The page holds the whole feed (page 1 of 1). */
+  readonly whole: boolean;
+  /**
+   * When the page is the end of the feed where the newest events are (page 1 newest first, the last page oldest
+   * first): the stamp of its oldest event; undefined otherwise, or when an event's stamp cannot be read.
+   */
+  readonly newestEndReachesBackTo: number | undefined;
+  /** `action entity-id` of each event listed. */
+  readonly listed: ReadonlySet<string>;
+}
+
+const eventKey = (action: unknown, entityId: unknown) => `${String(action)} ${String(entityId)}`;
+
+export function feedPageOf(exchange: AnsweredExchange, filter: FeedFilter): FeedPage | undefined {
   const { json } = exchange.response;
-  if (!isObject(json)) return false;
+  if (!isObject(json)) return undefined;
   const page = numberOf(json.page, 1);
   const pages = numberOf(json.pages, 1);
-  if (page === 1 && pages <= 1) return true;
   const events = eventsOf(json);
-  if (since === undefined || events.length === 0) return false;
+  const listed = new Set(
+    events.flatMap((event) => {
+      const id = isObject(event.entity) ? event.entity.id : undefined;
+      return typeof id === "number" || typeof id === "string" ? [eventKey(event.action, id)] : [];
+    }),
+  );
   const orderedBy = isObject(filter) ? filter["+order_by"] : undefined;
   const descending = isObject(filter) && filter["+order"] === "desc";
   const byTime = orderedBy === "created" || orderedBy === "id";
   const newestEnd = orderedBy === undefined || (byTime && descending) ? page === 1 : byTime && page === pages;
-  if (!newestEnd) return false;
   const stamps = events.map((event) =>
     typeof event.created === "string" ? utcInstant(event.created) : undefined,
   );
-  if (stamps.some((stamp) => stamp === undefined)) return false;
-  return Math.min(...(stamps as number[])) < wholeSecond(since);
+  const readable = events.length > 0 && stamps.every((stamp) => stamp !== undefined);
+  return {
+    whole: page === 1 && pages <= 1,
+    newestEndReachesBackTo: newestEnd && readable ? Math.min(...(stamps as number[])) : undefined,
+    listed,
+  };
+}
+
+/**
+ * Must the page list the event if the target recorded it? When it holds the whole feed, or when it is the newest
+ * end of the feed and its oldest event is stamped before the second the write began.
+ */
+export function pageCovers(page: FeedPage, event: ExpectedEvent): boolean {
+  if (page.whole) return true;
+  const oldest = page.newestEndReachesBackTo;
+  return oldest !== undefined && event.since !== undefined && oldest < wholeSecond(event.since);
 }
 
 /** Does the page list an event with the write's action and entity id? */
-export function listsEvent(exchange: AnsweredExchange, event: ExpectedEvent): boolean {
-  return eventsOf(exchange.response.json).some(
-    (listed) =>
-      listed.action === event.action && isObject(listed.entity) && sameId(listed.entity.id, event.entityId),
-  );
-}
+export const listsEvent = (page: FeedPage, event: ExpectedEvent) =>
+  page.listed.has(eventKey(event.action, event.entityId));
