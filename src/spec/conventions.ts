@@ -127,7 +127,7 @@ function readConventions(spec: ApiSpec): ApiConventions {
         .flatMap((operation) => operation.responses.flatMap((response) => response.headers))
         .map((header) => header.name.toLowerCase()),
     ),
-    otherApi: spec.title.startsWith(describedTitle) ? undefined : `"${spec.title || "untitled"}"`,
+    otherApi: (spec.title ?? "").startsWith(describedTitle) ? undefined : `"${spec.title || "untitled"}"`,
   };
 }
 
