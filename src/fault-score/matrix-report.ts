@@ -26,7 +26,7 @@ function selectionFlags(selection: SuiteSelection): string {
 /** Which suites ran against the faults, and what counted as caught. */
 export function scoredSuitesText(matrix: FaultMatrix): string {
   if (matrix.selection)
-    return `the selected suites ${list(matrix.suites)} (${selectionFlags(matrix.selection)}), each against every fault; caught when any of them fails`;
+    return `the selected suites ${list(matrix.suites)} (${selectionFlags(matrix.selection)}), each against every fault; caught when any of them, or a check judged at the run's end, fails`;
   return matrix.full ? "every suite against every fault" : "claimed suites only";
 }
 

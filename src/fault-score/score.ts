@@ -5,7 +5,8 @@
  * on the clean server is a false alarm. By default each fault runs only the suites that claim it; `full` runs every
  * suite against every fault. A selection of suites (the config's `suites`, `tags`, `excludeTags`, chosen as
  * `conform run` chooses them) scores only those: every selected suite runs against every fault, and a fault counts
- * as caught when any of them fails (what a part of the toolkit, such as the generic layer, catches on its own).
+ * as caught when any of them, or a check judged at the run's end, fails (what a part of the toolkit, such as the
+ * generic layer, catches on its own).
  * @module
  */
 import { ConfigError } from "../core/errors.ts";
@@ -14,6 +15,7 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { faultRegistry } from "../reference/faults/index.ts";
 import type { RunConfig } from "../runner/config.ts";
 import { planSelection, runConformance } from "../runner/run.ts";
+import { runEndSuite } from "../runner/run-end-checks.ts";
 
 export const faultMatrixSchemaVersion = "1.1.0";
 
@@ -209,8 +211,9 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     while (next < faults.length && !options.signal.aborted) {
       const index = next++;
       const fault = faults[index]!;
-      const catchers = selected ? suites : fault.detectedBy.suites;
-      const run = await runOnce(options, [fault.id], options.full ? suites : catchers);
+      // A selection scores what `conform run` with it reports: its suites and the checks judged at the run's end.
+      const catchers = selected ? [...suites, runEndSuite.id] : fault.detectedBy.suites;
+      const run = await runOnce(options, [fault.id], options.full || selected ? suites : catchers);
       rows[index] = faultRow(fault, run.observed, run.durationMs, catchers);
       done += 1;
       options.onRow?.(rows[index]!, done, faults.length);

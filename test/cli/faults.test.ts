@@ -16,7 +16,7 @@ describe("conform faults with a selection of suites", () => {
     ]);
     expect(code, out + err).toBe(1);
     expect(out).toContain(
-      "suites scored: the selected suites headers (--suite headers), each against every fault; caught when any of them fails",
+      "suites scored: the selected suites headers (--suite headers), each against every fault; caught when any of them, or a check judged at the run's end, fails",
     );
     expect(out).toContain("score: 1/2 faults caught (escaped: delete-keeps-item)");
     expect(out).toContain("clean server: no false alarm");

@@ -105,6 +105,25 @@ describe("fault matrix: a selection's row", () => {
 });
 
 describe("fault matrix: a real run", () => {
+  it("a selection's row counts the checks judged at the run's end, as `conform run` with it reports them", async () => {
+    const matrix = await runFaultMatrix({
+      runId: "20261128T000000Z-faults",
+      config: {
+        ...runConfigDefaults,
+        specPath: bundledSpecPath,
+        seed: 1,
+        suites: ["operations", "lifecycles"],
+      },
+      faults: ["write-without-event"],
+      toolVersion: "test",
+      signal: new AbortController().signal,
+    });
+    const [row] = matrix.rows;
+    expect(row?.caughtBy.suites).toEqual(["checks-at-run-end"]);
+    expect(row?.caught).toBe(true);
+    expect(matrix.clean.passed).toBe(true);
+  });
+
   it("catches two header faults with their claimed suites, passes clean, and writes a valid record", async () => {
     const matrix = await runFaultMatrix({
       runId: "20261123T000000Z-faults",
