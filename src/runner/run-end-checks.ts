@@ -33,8 +33,9 @@ export interface RunEndDeps {
 }
 
 /**
- * Runs the end-of-run hooks; their findings as the case of one more suite, opened at the first finding. Its status,
- * or undefined when no hook found anything (or the run was interrupted, or no check has a hook).
+ * Runs the end-of-run hooks; their findings as the case of one more suite, opened at the first finding that is not a
+ * pass. Its status, or undefined when no hook found anything but passes (or the run was interrupted, or no check has a
+ * hook).
  */
 export function judgeRunEnd(deps: RunEndDeps): CaseStatus | undefined {
   if (deps.signal.aborted || !deps.checks.some((definition) => definition.end)) return undefined;
@@ -43,21 +44,22 @@ export function judgeRunEnd(deps: RunEndDeps): CaseStatus | undefined {
   const started = performance.now();
   const tally = new CaseTally(deps.secrets, { groups: deps.groups, suiteId, caseId }, deps.keptBodies);
   let opened = false;
-  deps.judge.end(() => {
-    if (!opened) {
-      opened = true;
-      bus.emit({ type: "suite-started", suiteId, title, tags: ["read-only"] });
-      bus.emit({ type: "case-started", suiteId, caseId, title });
-    }
-    return {
-      tally,
-      record: (result, exchange) => {
-        const recorded = tally.add(result, exchange);
-        if (recorded.outcome.status !== "passed")
-          bus.emit({ type: "check", suiteId, caseId, result: recorded });
-      },
-    };
-  });
+  // Opened at the first finding that is not a pass: a run whose end hooks only pass looks as one without them.
+  const open = () => {
+    if (opened) return;
+    opened = true;
+    bus.emit({ type: "suite-started", suiteId, title, tags: ["read-only"] });
+    bus.emit({ type: "case-started", suiteId, caseId, title });
+  };
+  deps.judge.end(() => ({
+    tally,
+    record: (result, exchange) => {
+      open();
+      const recorded = tally.add(result, exchange);
+      if (recorded.outcome.status !== "passed")
+        bus.emit({ type: "check", suiteId, caseId, result: recorded });
+    },
+  }));
   if (!opened) return undefined;
   const end = checksOnlyCaseEnd({
     suiteId,
