@@ -9,6 +9,7 @@
 import { type CheckOutcome, failed, passed, skipped } from "../core/result.ts";
 import { expectPage, pageViolations, type Sighting, shiftBetween } from "../oracles/pagination-oracle.ts";
 import { conventionsOf } from "../spec/conventions.ts";
+import { bodyJsonOf } from "./_internals/http-values.ts";
 import {
   exactPage,
   filterTextOf,
@@ -61,7 +62,9 @@ export const observedPages: CheckDefinition<Walks> = {
     }
     if (response.status !== 200) return undefined;
     if (response.truncated) return skipped("the body was cut: the envelope cannot be judged");
-    const body = isObject(response.json) ? response.json : undefined;
+    // A JSON body labelled otherwise is judged for what it holds (content-type-json fails the label).
+    const json = bodyJsonOf(response);
+    const body = isObject(json) ? json : undefined;
     if (!body) return failed("a list answer is not a JSON object", { actual: response.text.slice(0, 200) });
     const data = Array.isArray(body.data) ? body.data : undefined;
     const violations = pageViolations(
