@@ -38,7 +38,9 @@ describe("conform spec --plan", () => {
     );
     const out = written(stdout);
     expect(out).toContain("writes allowed");
-    expect(row(out, "createToken")).toContain("not requested: another server's: its own server {auth_url}");
+    expect(row(out, "createToken")).toContain(
+      "not requested: another server's: its own server {auth_url} is not the API's: set aside (only a suite that needs it sends it, to --auth-url)",
+    );
     expect(row(out, "listTypes")).toContain(
       "not requested: deselected: the selection leaves it out (--exclude-operation)",
     );
