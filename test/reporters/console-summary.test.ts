@@ -121,6 +121,19 @@ describe("the console's closing lines", () => {
         "1 of 5 operations exercised; 4 never requested",
       ],
     ],
+    [
+      "one exchange is one, not 1 exchanges",
+      { exchanges: 1, maxCoverageRows: 0 },
+      [
+        "",
+        "Coverage by operation:",
+        "  … and 2 more operations: every row is in the HTML and JSON reports",
+        "",
+        "✓ PASSED  2 passed (2 cases) · 1 exchange · 1/2 operations · 1.25 s",
+        "run run-1 · labels conform-abc-*",
+        "1 of 2 operations exercised; 1 never requested (1 another server's)",
+      ],
+    ],
   ])("%s", (_name, input, lines) => {
     const closing = { ...base, ...input };
     expect([...summaryLines(closing, plain), ...coverageTailLines(closing, plain)]).toEqual(lines);

@@ -186,7 +186,7 @@ function verdictLine(input: ConsoleSummaryInput, exercised: number, paint: Paint
         : paint(["red", "bold"], status === "errored" ? "✗ ERRORED" : "✗ FAILED");
   const facts = [
     `${countsText(input.counts, paint)} (${counted(totalOf(input.counts), "case")})`,
-    `${input.exchanges} exchanges${input.rateLimited ? `, ${input.rateLimited} × 429` : ""}${input.retries ? `, ${input.retries} retries` : ""}`,
+    `${counted(input.exchanges, "exchange")}${input.rateLimited ? `, ${input.rateLimited} × 429` : ""}${input.retries ? `, ${input.retries} retries` : ""}`,
     `${exercised}/${input.coverage.total} operations`,
     ...(latency.p50Ms === null
       ? []
