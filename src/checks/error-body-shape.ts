@@ -8,7 +8,7 @@
  */
 import { type CheckOutcome, failed, passed, skipped } from "../core/result.ts";
 import { conventionsOf, describedErrorEnvelope, type ErrorEnvelope } from "../spec/conventions.ts";
-import { bodyJsonOf, isJsonMediaType } from "./_internals/http-values.ts";
+import { isJsonMediaType } from "./_internals/http-values.ts";
 import { documentedResponse, isHead } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
 
@@ -36,16 +36,14 @@ export const errorBodyShape: CheckDefinition = {
     if (otherErrorShape)
       return skipped(`the description's errors are not an array of errors (${otherErrorShape})`);
     const expected = shapeOf(envelope);
-    // A JSON body labelled otherwise is judged for what it holds (content-type-json fails the label).
-    const body = bodyJsonOf(response);
-    if (body === undefined) {
+    if (response.json === undefined) {
       const what = response.text === "" ? "no body" : "a body that is not JSON";
       return failed(`error response ${response.status} has ${what}, expected {${envelope.list}: [...]}`, {
         expected,
         actual: response.text.slice(0, 200),
       });
     }
-    const problems = errorEnvelopeProblems(body, envelope);
+    const problems = errorEnvelopeProblems(response.json, envelope);
     if (problems.length === 0) return passed;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
     return failed(`${problems[0]}${more}`, { expected, actual: problems });

@@ -9,7 +9,6 @@
 import { type CheckOutcome, failed, passed, skipped } from "../core/result.ts";
 import { expectPage, pageViolations, type Sighting, shiftBetween } from "../oracles/pagination-oracle.ts";
 import { conventionsOf } from "../spec/conventions.ts";
-import { bodyJsonOf } from "./_internals/http-values.ts";
 import {
   exactPage,
   filterTextOf,
@@ -62,9 +61,7 @@ export const observedPages: CheckDefinition<Walks> = {
     }
     if (response.status !== 200) return undefined;
     if (response.truncated) return skipped("the body was cut: the envelope cannot be judged");
-    // A JSON body labelled otherwise is judged for what it holds (content-type-json fails the label).
-    const json = bodyJsonOf(response);
-    const body = isObject(json) ? json : undefined;
+    const body = isObject(response.json) ? response.json : undefined;
     if (!body) return failed("a list answer is not a JSON object", { actual: response.text.slice(0, 200) });
     const data = Array.isArray(body.data) ? body.data : undefined;
     const violations = pageViolations(

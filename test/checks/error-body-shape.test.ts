@@ -95,24 +95,6 @@ describe("error-body-shape", () => {
       },
     },
     {
-      name: "a well-formed envelope labelled text/plain passes (content-type-json fails the label)",
-      exchange: exchange({
-        status: 404,
-        text: '{"errors":[{"reason":"Not found"}]}',
-        headers: { "content-type": "text/plain; charset=utf-8" },
-      }),
-      outcome: { status: "passed" },
-    },
-    {
-      name: "a malformed envelope labelled text/plain fails for its shape",
-      exchange: exchange({
-        status: 400,
-        text: '{"errors":[]}',
-        headers: { "content-type": "text/plain; charset=utf-8" },
-      }),
-      outcome: { status: "failed", message: "errors is empty: an error response names at least one error" },
-    },
-    {
       name: "an error without a body fails",
       exchange: exchange({ status: 405, text: "" }),
       outcome: { status: "failed", message: "error response 405 has no body, expected {errors: [...]}" },

@@ -1,6 +1,6 @@
 /**
- * Parsers for the values checks judge: media types, integers, HTTP-dates, a body's JSON. Each returns `undefined`
- * for a value it cannot read, never throws.
+ * Parsers for the header values checks judge: media types, integers, HTTP-dates. Each returns `undefined` for
+ * a value it cannot read, never throws.
  * @module
  * @internal
  */
@@ -42,25 +42,6 @@ function readMediaType(value: string): MediaType | undefined {
 export function isJsonMediaType(type: string): boolean {
   const essence = parseMediaType(type)?.essence ?? type.toLowerCase();
   return essence === "application/json" || /^[a-z]+\/[^;]+\+json$/.test(essence);
-}
-
-/**
- * The JSON value of an answer's body, whatever its label: `json` when it was labelled JSON, else the text when it
- * parses as an object or an array. A mislabelled answer is `content-type-json`'s failure alone: the checks of
- * what the body holds judge what it holds, rather than each saying "not JSON" of a JSON body.
- */
-export function bodyJsonOf(response: {
-  readonly json: unknown;
-  readonly text: string;
-  readonly truncated: boolean;
-}): unknown {
-  if (response.json !== undefined || response.truncated) return response.json;
-  if (!/^\s*[[{]/.test(response.text)) return undefined;
-  try {
-    return JSON.parse(response.text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A decimal integer, optionally negative (so callers can say "negative" rather than "not an integer"). */
