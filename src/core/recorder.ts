@@ -122,12 +122,13 @@ export function recordAnswer(answer: AnswerParts, secrets: SecretValues): ReadAn
   return { response, json: labelled ? parsed : undefined, parsed, unreadable };
 }
 
-function isJson(contentType: string | undefined): boolean {
+/** A Content-Type that labels its body JSON (`application/json`, a `+json` type). */
+export function isJson(contentType: string | undefined): boolean {
   return /^application\/([\w.+-]*\+)?json\b/i.test(contentType ?? "");
 }
 
 /** The JSON value of a text that opens like an object or an array, whatever its label; else undefined. */
-function parsedIfJson(text: string): unknown {
+export function parsedIfJson(text: string): unknown {
   const first = /\S/.exec(text.length > 64 ? text.slice(0, 64) : text)?.[0];
   if (first !== "{" && first !== "[") return undefined;
   try {

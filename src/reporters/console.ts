@@ -222,6 +222,7 @@ export function createConsoleReporter(
       progress.draw(true);
     },
     "rate-limit-wait": (event) => {
+      progress.paced(event.waitMs);
       progress.print(rateLimitLine(event, paint));
       progress.draw(true);
     },

@@ -31,11 +31,14 @@ export function exchangeLine(exchange: Exchange, failedChecks: readonly string[]
   const status = exchange.response
     ? String(exchange.response.status)
     : `no answer (${exchange.error?.code ?? "?"})`;
+  // No answer: the checks had nothing to judge, so it is no "ok" (run's transport result says why).
   const verdict = !exchange.operationId
     ? "not in the description (not judged)"
-    : failedChecks.length > 0
-      ? `FAILED ${[...new Set(failedChecks)].join(", ")}`
-      : "ok";
+    : !exchange.response
+      ? "not judged"
+      : failedChecks.length > 0
+        ? `FAILED ${[...new Set(failedChecks)].join(", ")}`
+        : "ok";
   const mark = source === undefined ? "" : `(${source}) `;
   return terminalSafe(`${mark}${exchange.request.method.toUpperCase()} ${path} ${status} ${verdict}`, true);
 }

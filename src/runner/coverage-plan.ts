@@ -56,7 +56,7 @@ function leftOut(
   if (operation.serverUrl !== undefined)
     return {
       reason: "other-server",
-      detail: `its own server ${operation.serverUrl} is not the API's: set aside (sent to --auth-url by the suites that need it)`,
+      detail: `its own server ${operation.serverUrl} is not the API's: set aside (only a suite that needs it sends it, to --auth-url)`,
     };
   const deselected = input.operations.leftOutReason(operation.operationId);
   if (deselected !== undefined)

@@ -5,7 +5,9 @@
  * A suite file anywhere on disk imports the suite API by the package's name (`import { defineSuite } from
  * "cloud-api-conformance"`): a resolve hook, registered before the first suite loads, maps that name to the suite
  * API this runner uses (the checkout's `src/index.ts`, an installed package's `dist/src/index.js`), so a suite needs
- * no install beside it and shares the runner's modules.
+ * no install beside it and shares the runner's modules. A `.ts` file of the user's (a suite, a helper it imports) is
+ * loaded as an ES module, as the README's example is written: a project whose package.json says `"type":
+ * "commonjs"` (what `npm init -y` writes) would otherwise refuse its `import` lines (`.cts` stays CommonJS).
  * @module
  */
 import { readdirSync, statSync } from "node:fs";
@@ -27,14 +29,26 @@ export const packageName: string = packageManifest.name;
 const suiteApiUrl = new URL(runsFromBuild ? "../index.js" : "../index.ts", import.meta.url).href;
 let suiteApiHooked = false;
 
-/** Lets any file import the suite API by the package's name (once per process). */
+/** Lets any file import the suite API by the package's name, and loads the user's `.ts` files as ES modules (once per process). */
 function hookSuiteApi(): void {
   if (suiteApiHooked) return;
   suiteApiHooked = true;
   registerHooks({
     resolve: (specifier, context, nextResolve) =>
       specifier === packageName ? { url: suiteApiUrl, shortCircuit: true } : nextResolve(specifier, context),
+    load: (url, context, nextLoad) =>
+      context.format === "commonjs-typescript" && url.endsWith(".ts") && !url.includes("/node_modules/")
+        ? nextLoad(url, { ...context, format: "module-typescript" })
+        : nextLoad(url, context),
   });
+}
+
+/** Why a file failed to load, with the way out when a CommonJS package.json refused its `import` lines. */
+function loadFailure(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  return /Cannot use import statement outside a module/.test(message)
+    ? `${message} (the nearest package.json says "type": "commonjs": name the file .mjs, or set "type": "module")`
+    : message;
 }
 
 function filesUnder(path: string): string[] {
@@ -81,7 +95,7 @@ export async function discoverSuites(
     try {
       module = (await import(pathToFileURL(file).href)) as { default?: unknown };
     } catch (error) {
-      throw new SuiteLoadError(`suite file ${file} failed to load: ${(error as Error)?.message ?? error}`, {
+      throw new SuiteLoadError(`suite file ${file} failed to load: ${loadFailure(error)}`, {
         cause: error,
       });
     }

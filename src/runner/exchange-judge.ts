@@ -8,10 +8,27 @@
 import { type CheckContext, type CheckDefinition, isAnswered, type RecordingGaps } from "../checks/types.ts";
 import type { OperationCoverage, OperationPlan } from "../core/events.ts";
 import type { Exchange } from "../core/exchange.ts";
+import { isJson, parsedIfJson } from "../core/recorder.ts";
+import { scanJson } from "../core/redact.ts";
 import { type CheckResult, skipped } from "../core/result.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { CaseTally } from "./case-tally.ts";
 import { CoverageTally } from "./coverage-tally.ts";
+
+/**
+ * The exchange as the checks see it: a JSON body labelled otherwise (`text/plain`) with its JSON, so the checks of
+ * what a body holds judge what it holds; the label is `content-type-json`'s failure alone, not one more "not JSON"
+ * (or a silent pass: a secret shown) from every check that reads the body. Within the recorder's depth bound.
+ */
+function withBodyJson<T extends Exchange>(exchange: T & { response: NonNullable<Exchange["response"]> }) {
+  const { response } = exchange;
+  // A JSON label with no `json`: not JSON or too deep, the recorder said so; nothing to add.
+  if (response.json !== undefined || response.truncated || isJson(response.headers["content-type"]))
+    return exchange;
+  const json = parsedIfJson(response.text);
+  if (json === undefined || scanJson(json).tooDeep) return exchange;
+  return { ...exchange, response: { ...response, json } };
+}
 
 /** The result id of a transport failure: the checks had nothing to judge. */
 export const transportResultId = "transport";
@@ -78,6 +95,7 @@ export class ExchangeJudge {
       if (response.status === 401 || response.status === 403 || response.status === 404) answers.refused += 1;
       this.#answers.set(operationId, answers);
     }
+    const judged = withBodyJson(exchange);
     const operation = operationId ? this.#spec.operations.byId(operationId) : undefined;
     // One shape for every context (no spread): `recording` is set only when judging a recording.
     const context: { -readonly [K in keyof CheckContext]: CheckContext[K] } = {
@@ -91,7 +109,7 @@ export class ExchangeJudge {
     for (const definition of this.#checks) {
       let outcome: CheckResult["outcome"] | undefined;
       try {
-        outcome = definition.check(context, exchange, this.#states.get(definition.id));
+        outcome = definition.check(context, judged, this.#states.get(definition.id));
       } catch (error) {
         outcome = crashed(definition.id, error);
       }

@@ -291,13 +291,20 @@ export function defineSuite(suite: Suite): Suite {
   const problems: string[] = [];
   if (!kebab.test(suite.id)) problems.push(`id "${suite.id}" must be kebab-case`);
   if (!suite.title) problems.push("title is required");
-  if (suite.cases.length === 0) problems.push("it has no cases");
+  // A suite run from .ts is type-stripped, never type-checked: its shape is checked here, not by a later crash.
+  if (!Array.isArray(suite.tags)) problems.push('tags must be a list (["read-only"], [] for none)');
+  const cases = Array.isArray(suite.cases) ? suite.cases : [];
+  if (!Array.isArray(suite.cases)) problems.push("cases must be a list of cases");
+  else if (cases.length === 0) problems.push("it has no cases");
   if (suite.fuzz && !kebab.test(suite.fuzz.campaign))
     problems.push(`fuzz campaign "${suite.fuzz.campaign}" must be kebab-case`);
   const ids = new Set<string>();
-  for (const entry of suite.cases) {
+  for (const entry of cases) {
     if (!kebab.test(entry.id)) problems.push(`case id "${entry.id}" must be kebab-case`);
     if (ids.has(entry.id)) problems.push(`case id "${entry.id}" is used twice`);
+    if (typeof entry.run !== "function") problems.push(`case ${entry.id} has no run function`);
+    if (entry.tags !== undefined && !Array.isArray(entry.tags))
+      problems.push(`case ${entry.id}: tags must be a list`);
     ids.add(entry.id);
   }
   if (problems.length > 0) throw new TypeError(`suite ${suite.id}: ${problems.join("; ")}`);

@@ -62,7 +62,7 @@ export function summarizeSpec(spec: ApiSpec): string {
   if (elsewhere.length > 0) {
     const apiServers = spec.servers.map((server) => server.url).join(", ") || "(none declared)";
     lines.push(
-      `On another server than the API's (${elsewhere.length}): their own server is neither one of the API's (${apiServers}) nor under one, so runs send them to --auth-url, not --base-url`,
+      `On another server than the API's (${elsewhere.length}): their own server is neither one of the API's (${apiServers}) nor under one, so runs never send them to --base-url (a suite that needs one sends it to --auth-url)`,
     );
     for (const operation of elsewhere) lines.push(`  ${label(operation)} on ${operation.serverUrl}`);
   }

@@ -60,6 +60,20 @@ describe("observed-pages", () => {
       sequence: [first(), second([page1[3]!, big], 27)],
       outcome: { status: "failed" },
     },
+    {
+      name: "a list answer that is not JSON fails",
+      sequence: [
+        {
+          ...typesList("/compute/types", page([small])),
+          response: {
+            ...typesList("/compute/types", page([small])).response,
+            json: undefined,
+            text: "<html>",
+          },
+        },
+      ],
+      outcome: { status: "failed", message: "a list answer is not a JSON object" },
+    },
     { name: "two pages of one walk pass", sequence: [first(), second([big])], outcome: { status: "passed" } },
     {
       name: "a read of one item is not its business",

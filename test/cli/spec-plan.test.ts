@@ -31,6 +31,12 @@ describe("conform spec --plan", () => {
     expect(written(stderr)).toBe("");
   });
 
+  it("takes the description as --spec too, as conform run names it", async () => {
+    expect(await main(["spec", "--spec", fixture("mini-cloud-3.0.yaml"), "--plan"])).toBe(0);
+    expect(written(stdout)).toMatch(/^Mini Cloud 1\.2\.3 \(OpenAPI 3\.0\) from /);
+    expect(written(stderr)).toBe("");
+  });
+
   it("on a description with another server's operation, with the selection options of a run", async () => {
     const file = fixture("mini-cloud-3.0.yaml");
     expect(await main(["spec", file, "--plan", "--exclude-operation", "listTypes", "--allow-writes"])).toBe(
@@ -38,7 +44,9 @@ describe("conform spec --plan", () => {
     );
     const out = written(stdout);
     expect(out).toContain("writes allowed");
-    expect(row(out, "createToken")).toContain("not requested: another server's: its own server {auth_url}");
+    expect(row(out, "createToken")).toContain(
+      "not requested: another server's: its own server {auth_url} is not the API's: set aside (only a suite that needs it sends it, to --auth-url)",
+    );
     expect(row(out, "listTypes")).toContain(
       "not requested: deselected: the selection leaves it out (--exclude-operation)",
     );

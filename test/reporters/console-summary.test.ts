@@ -121,6 +121,49 @@ describe("the console's closing lines", () => {
         "1 of 5 operations exercised; 4 never requested",
       ],
     ],
+    [
+      "traffic (proxy, verify): the operations it never reached are one line, not a row each",
+      {
+        coverage: {
+          total: 4,
+          operations: [
+            row({}),
+            ...["getRegion", "getProfile"].map((operationId) =>
+              row({
+                ...never,
+                operationId,
+                notRequested: { reason: "not-reached", detail: "no exchange of the judged traffic hit it" },
+              }),
+            ),
+            never,
+          ],
+        },
+      },
+      [
+        "",
+        "Coverage by operation:",
+        "  ✓ GET /regions       getRegions  valid 2/2 2xx · invalid 1/1 refused · suites lists, operations · 2 checks",
+        "  - POST /oauth/token  createToken  not requested: another server's: its own server {auth_url} is not the API's",
+        "  - 2 operations the traffic never reached: every row is in the HTML and JSON reports",
+        "",
+        "✓ PASSED  2 passed (2 cases) · 3 exchanges · 1/4 operations · 1.25 s",
+        "run run-1 · labels conform-abc-*",
+        "1 of 4 operations exercised; 3 never requested (2 not reached, 1 another server's)",
+      ],
+    ],
+    [
+      "one exchange is one, not 1 exchanges",
+      { exchanges: 1, maxCoverageRows: 0 },
+      [
+        "",
+        "Coverage by operation:",
+        "  … and 2 more operations: every row is in the HTML and JSON reports",
+        "",
+        "✓ PASSED  2 passed (2 cases) · 1 exchange · 1/2 operations · 1.25 s",
+        "run run-1 · labels conform-abc-*",
+        "1 of 2 operations exercised; 1 never requested (1 another server's)",
+      ],
+    ],
   ])("%s", (_name, input, lines) => {
     const closing = { ...base, ...input };
     expect([...summaryLines(closing, plain), ...coverageTailLines(closing, plain)]).toEqual(lines);

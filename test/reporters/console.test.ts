@@ -247,7 +247,11 @@ describe("a case waiting on a slow answer", () => {
   });
 
   /** The run up to its first case's start, then `quietMs` with no answer, the reporter looking every second. */
-  async function waitingFor(quietMs: number, terminal: Partial<ReporterOptions>): Promise<string> {
+  async function waitingFor(
+    quietMs: number,
+    terminal: Partial<ReporterOptions>,
+    pacedMs = 0,
+  ): Promise<string> {
     vi.useFakeTimers();
     let clock = 0;
     const capture = new Capture();
@@ -258,6 +262,15 @@ describe("a case waiting on a slow answer", () => {
     const events = allGreenRun();
     const started = events.findIndex((event) => event.type === "case-started");
     for (const event of events.slice(0, started + 1)) await reporter[event.type]?.(event as never);
+    if (pacedMs > 0) {
+      const wait = {
+        type: "rate-limit-wait",
+        limit: "getRegions",
+        waitMs: pacedMs,
+        reason: "window",
+      } as const;
+      await reporter["rate-limit-wait"]?.(wait);
+    }
     for (let second = 0; second < quietMs / 1000; second += 1) {
       clock += 1000;
       vi.advanceTimersByTime(1000);
@@ -281,6 +294,22 @@ describe("a case waiting on a slow answer", () => {
     const text = await waitingFor(5000, { isTTY: true, ci: false });
     expect(text).toMatch(/0\/\d+ cases · \S+ › .+: no answer for 5\.00 s/);
     expect(text).not.toContain("still running");
+  });
+
+  it("does not blame the target for a case quiet while the run waits for a rate-limit window", async () => {
+    const lines = (await waitingFor(150_000, { isTTY: false, ci: true }, 90_000))
+      .split("\n")
+      .filter((line) => line.startsWith("⏳ still running:"));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/: quiet for 1 min 00 s, during a rate-limit wait$/);
+    // The wait over, a case still quiet is the target's.
+    expect(lines[1]).toMatch(/: no answer for 2 min 00 s$/);
+  });
+
+  it("on a terminal: the progress line says a rate-limit wait is under way", async () => {
+    const text = await waitingFor(5000, { isTTY: true, ci: false }, 60_000);
+    expect(text).toMatch(/0\/\d+ cases · \S+ › .+: quiet for 5\.00 s, during a rate-limit wait/);
+    expect(text).not.toMatch(/no answer for/);
   });
 
   it("says nothing of a case answered within the minute", async () => {

@@ -52,6 +52,24 @@ describe("exchange log", () => {
     ]);
   });
 
+  it("says a request the target never answered was not judged, never ok", async () => {
+    const lines: string[] = [];
+    const log = createExchangeLog({ write: (text) => lines.push(text), ci: false });
+    const unanswered = {
+      ...exchange(4, 0, "getRegions"),
+      response: undefined,
+      error: { code: "ECONNREFUSED", message: "connect ECONNREFUSED 127.0.0.1:9" },
+    } as Exchange;
+    deliver(log, {
+      type: "exchange",
+      suiteId: "traffic",
+      caseId: "exchanges",
+      exchange: unanswered,
+    } as RunEvent);
+    await Promise.resolve();
+    expect(lines).toEqual(["GET /v4/regions/%1B[31mx4?… no answer (ECONNREFUSED) not judged\n"]);
+  });
+
   it("marks the exchanges of another source than the client's traffic (the proxy's own)", async () => {
     const lines: string[] = [];
     const log = createExchangeLog({ write: (text) => lines.push(text), ci: false });

@@ -247,6 +247,14 @@ describe("failure text: an assertion's line", () => {
       "✗ assert:getRegions: the default page size is 100",
     ],
     ["assert:a page", "answered 400", "✗ assert:a page: answered 400"],
+    // The toolkit's `name: what came` (expectBody, expectSuccess): the name is said once.
+    [
+      "assert:getRegions is a page of the list",
+      "getRegions is a page of the list: the body is labelled text/plain, not JSON",
+      "✗ assert:getRegions is a page of the list: the body is labelled text/plain, not JSON",
+    ],
+    ["assert:the list", "the list: answered 500", "✗ assert:the list: answered 500"],
+    ["assert:the list", "the listing: answered 500", "✗ assert:the list: the listing: answered 500"],
     ["body-matches-schema", "body-matches-schema", "✗ body-matches-schema: body-matches-schema"],
   ])("%s failing with %j reads %j", (checkId, message, line) => {
     expect(failureLines(caseFailing(checkId, message))[0]?.trim()).toBe(line);

@@ -144,6 +144,59 @@ describe("exchange judge", () => {
     expect(judge.checksNeverJudged().size).toBe(0);
   });
 
+  describe("a JSON body labelled otherwise is judged for what it holds (the label is content-type-json's)", () => {
+    const deep = `${"[".repeat(300)}${"]".repeat(300)}`;
+    it.each<[string, { text: string; headers?: Record<string, string>; truncated?: boolean }, unknown]>([
+      [
+        "JSON labelled text/plain",
+        { text: '{"errors":[]}', headers: { "content-type": "text/plain" } },
+        { errors: [] },
+      ],
+      ["JSON with no label", { text: " [1, 2]", headers: { "content-type": "" } }, [1, 2]],
+      [
+        "HTML labelled text/html",
+        { text: "<html></html>", headers: { "content-type": "text/html" } },
+        undefined,
+      ],
+      [
+        "cut JSON labelled text/plain",
+        { text: '{"a":', headers: { "content-type": "text/plain" } },
+        undefined,
+      ],
+      [
+        "a body cut by the client's cap",
+        { text: "{}", headers: { "content-type": "text/plain" }, truncated: true },
+        undefined,
+      ],
+      [
+        "JSON deeper than the recorder's bound",
+        { text: deep, headers: { "content-type": "text/plain" } },
+        undefined,
+      ],
+      [
+        "a JSON label whose body did not parse",
+        { text: "{nope", headers: { "content-type": "application/json" } },
+        undefined,
+      ],
+    ])("%s", (_name, body, seen) => {
+      let read: unknown = "not called";
+      const reader: CheckDefinition = {
+        id: "reads-json",
+        title: "",
+        check: (_context, answered) => {
+          read = answered.response.json;
+          return passed;
+        },
+      };
+      const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [reader]);
+      const answered = exchange({ status: 400, ...body });
+      judge.judge(answered, new CaseTally(new SecretValues()), () => {});
+      expect(read).toEqual(seen);
+      // What is recorded stays as it came.
+      expect(answered.response.json).toBeUndefined();
+    });
+  });
+
   it("warns of a check that skipped every exchange it was about, not of one no exchange was about", () => {
     const situational: CheckDefinition = { id: "situational", title: "", check: () => undefined };
     const judge = new ExchangeJudge(stubSpec({ operations: [operation()] }), [...checks, situational]);

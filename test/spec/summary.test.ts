@@ -23,7 +23,7 @@ describe("summarizeSpec", () => {
         "Public operations (3): GET /compute/types (listTypes), GET /compute/types/{typeId} (getType), POST /oauth/token (createToken)",
         "Scopes (3): computes:read_only, computes:read_write, nodebalancers:read_write",
         "Deprecated operations (1): POST /compute/instances/{computeId}/boot",
-        "On another server than the API's (1): their own server is neither one of the API's (https://{host}/v4) nor under one, so runs send them to --auth-url, not --base-url",
+        "On another server than the API's (1): their own server is neither one of the API's (https://{host}/v4) nor under one, so runs never send them to --base-url (a suite that needs one sends it to --auth-url)",
         "  POST /oauth/token (createToken) on {auth_url}",
         "Unknown formats, tolerated and not checked (1): flavour-id",
         "",

@@ -61,6 +61,8 @@ export const specCommand = defineCommand({
     yargs
       .positional("file", {
         type: "string",
+        // `conform run --spec FILE` names it so: the same words work here.
+        alias: "spec",
         default: bundledSpecPath,
         defaultDescription: "the bundled specs/cloud-api-v4.yaml",
         describe: "Path or URL of the description",

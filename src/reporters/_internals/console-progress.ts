@@ -40,6 +40,8 @@ export class ConsoleProgress {
   #lastDraw = Number.NEGATIVE_INFINITY;
   #shown = false;
   #suite = "";
+  /** Until when a rate-limit wait the run announced holds requests back (a quiet case is then not the target's). */
+  #pacedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(options: ProgressOptions) {
     this.#options = options;
@@ -56,6 +58,18 @@ export class ConsoleProgress {
 
   suite(id: string): void {
     this.#suite = id;
+  }
+
+  /** The run announced a rate-limit wait of `waitMs` from now. */
+  paced(waitMs: number): void {
+    this.#pacedUntil = Math.max(this.#pacedUntil, this.#options.now() + waitMs);
+  }
+
+  /** How long a case has been quiet: "no answer" blames the target, wrong while the run itself holds requests. */
+  #quiet(quietMs: number, now: number): string {
+    return now <= this.#pacedUntil
+      ? `quiet for ${formatDuration(quietMs)}, during a rate-limit wait`
+      : `no answer for ${formatDuration(quietMs)}`;
   }
 
   caseDone(failed: boolean): void {
@@ -95,7 +109,7 @@ export class ConsoleProgress {
     const failed = this.#failed > 0 ? paint("red", ` · ${this.#failed} failed`) : "";
     const slow = this.waiting.longest(time, barWaitMs);
     const where = slow
-      ? paint("yellow", ` · ${terminalSafe(slow.label, true)}: no answer for ${formatDuration(slow.quietMs)}`)
+      ? paint("yellow", ` · ${terminalSafe(slow.label, true)}: ${this.#quiet(slow.quietMs, time)}`)
       : this.#suite
         ? paint("gray", ` · ${terminalSafe(this.#suite, true)}`)
         : "";
@@ -108,11 +122,12 @@ export class ConsoleProgress {
       this.draw(true);
       return;
     }
-    for (const slow of this.waiting.due(this.#options.now(), this.#options.noticeMs))
+    const now = this.#options.now();
+    for (const slow of this.waiting.due(now, this.#options.noticeMs))
       this.print(
         this.#options.paint(
           "gray",
-          `⏳ still running: ${terminalSafe(slow.label, true)}: no answer for ${formatDuration(slow.quietMs)}`,
+          `⏳ still running: ${terminalSafe(slow.label, true)}: ${this.#quiet(slow.quietMs, now)}`,
         ),
       );
   }

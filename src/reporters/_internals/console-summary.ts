@@ -136,13 +136,19 @@ export function coverageRowText(row: OperationCoverage): string {
   return parts.join(" · ");
 }
 
+/** Traffic conform did not make (proxy, verify) leaves most operations unreached: one line says so, not a row each. */
+const isUnreached = (row: OperationCoverage) =>
+  row.requests === 0 && row.notRequested?.reason === "not-reached";
+
 function coverageTableLines(input: ConsoleSummaryInput, paint: Paint): string[] {
-  const rows = input.coverage.operations;
-  if (rows.length === 0) return [];
+  const all = input.coverage.operations;
+  if (all.length === 0) return [];
+  const rows = all.filter((row) => !isUnreached(row));
+  const unreached = all.length - rows.length;
   const shown = rows.slice(0, input.maxCoverageRows);
   // A run that did not end has only what its exchanges told: the operations requested so far, without their paths.
   const whereOf = (row: OperationCoverage) => (row.method === "" ? "" : safe(`${row.method} ${row.path}`));
-  const width = Math.min(60, Math.max(...shown.map((row) => whereOf(row).length)));
+  const width = Math.min(60, Math.max(0, ...shown.map((row) => whereOf(row).length)));
   const heading = input.ended
     ? "Coverage by operation:"
     : "Coverage by operation (the operations requested before the run stopped):";
@@ -162,6 +168,13 @@ function coverageTableLines(input: ConsoleSummaryInput, paint: Paint): string[] 
       paint(
         "gray",
         `  … and ${rows.length - shown.length} more operations: every row is in the HTML and JSON reports`,
+      ),
+    );
+  if (unreached > 0)
+    lines.push(
+      paint(
+        "gray",
+        `  - ${counted(unreached, "operation")} the traffic never reached: every row is in the HTML and JSON reports`,
       ),
     );
   return lines;
@@ -186,7 +199,7 @@ function verdictLine(input: ConsoleSummaryInput, exercised: number, paint: Paint
         : paint(["red", "bold"], status === "errored" ? "✗ ERRORED" : "✗ FAILED");
   const facts = [
     `${countsText(input.counts, paint)} (${counted(totalOf(input.counts), "case")})`,
-    `${input.exchanges} exchanges${input.rateLimited ? `, ${input.rateLimited} × 429` : ""}${input.retries ? `, ${input.retries} retries` : ""}`,
+    `${counted(input.exchanges, "exchange")}${input.rateLimited ? `, ${input.rateLimited} × 429` : ""}${input.retries ? `, ${input.retries} retries` : ""}`,
     `${exercised}/${input.coverage.total} operations`,
     ...(latency.p50Ms === null
       ? []

@@ -41,10 +41,15 @@ export function failedChecks(event: CaseFinished): FailedCheck[] {
 
 /**
  * `check-id: message`; an assertion whose message is its own name (`t.expect(name, ok)` with no message of its
- * own) is said once: `assert:name`, not `assert:name: name`.
+ * own) is said once: `assert:name`, not `assert:name: name`, and so is one whose message starts with its name (the
+ * toolkit's `name: what came`): `assert:name: what came`.
  */
 function saying(checkId: string, message: string): string {
-  return checkId === `assert:${message}` ? checkId : `${checkId}: ${message}`;
+  if (checkId === `assert:${message}`) return checkId;
+  const named = checkId.startsWith("assert:") ? `${checkId.slice("assert:".length)}: ` : undefined;
+  return named !== undefined && message.startsWith(named)
+    ? `${checkId}: ${message.slice(named.length)}`
+    : `${checkId}: ${message}`;
 }
 
 /** The first failure's message, as one summary line (`check-id: message`), or the error for an errored case. */
