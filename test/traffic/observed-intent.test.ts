@@ -1,0 +1,230 @@
+/**
+ * A client's request (proxy, verify without `_conform.intent`) gets its intent from the description: valid, or
+ * the rules it breaks, in the generators' words; none where the description cannot tell. Then the valid/invalid
+ * checks and the coverage table judge it.
+ */
+import { Agent, request as send } from "undici";
+import { afterAll, describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../../src/core/exchange.ts";
+import { createReferenceServer } from "../../src/reference/server.ts";
+import { bundledSpecPath } from "../../src/spec/bundled.ts";
+import { loadSpec } from "../../src/spec/load.ts";
+import { observedIntentOf } from "../../src/traffic/observed-intent.ts";
+import { startProxy } from "../helpers/proxy-session.ts";
+
+const spec = await loadSpec(bundledSpecPath);
+const base = "http://127.0.0.1:48001/v4";
+
+function observed(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): RecordedRequest {
+  const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+  return {
+    method,
+    url: `${base}${path}`,
+    headers: { ...(text === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: text,
+  };
+}
+
+/** What a row expects: the mode and the rules broken (`in at rule`), or no intent at all. */
+type Expected = "none" | "positive" | readonly string[];
+
+const rows: readonly [string, string, RecordedRequest, Expected][] = [
+  ["a list read with nothing to break", "getRegions", observed("GET", "/regions"), "positive"],
+  [
+    "a page size the description allows",
+    "getRegions",
+    observed("GET", "/regions?page_size=25&page=2"),
+    "positive",
+  ],
+  [
+    "a page size below the minimum",
+    "getRegions",
+    observed("GET", "/regions?page_size=2"),
+    ["query page_size violate-bound"],
+  ],
+  [
+    "a page that is no integer",
+    "getRegions",
+    observed("GET", "/regions?page=first"),
+    ["query page change-type"],
+  ],
+  [
+    "page 0 and page size 1000 at once",
+    "getRegions",
+    observed("GET", "/regions?page=0&page_size=1000"),
+    ["query page violate-bound", "query page_size violate-bound"],
+  ],
+  [
+    "a filter header that is a JSON object",
+    "getNodeBalancers",
+    observed("GET", "/nodebalancers", undefined, {
+      "x-filter": '{"label":"a"}',
+    }),
+    "positive",
+  ],
+  [
+    "a filter header that is no JSON object",
+    "getNodeBalancers",
+    observed("GET", "/nodebalancers", undefined, {
+      "x-filter": "label=a",
+    }),
+    ["header X-Filter change-type"],
+  ],
+  [
+    "a path id below its minimum",
+    "getNodeBalancer",
+    observed("GET", "/nodebalancers/0"),
+    ["path nodeBalancerId violate-bound"],
+  ],
+  [
+    "a create with its required field",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", { region: "us-east" }),
+    "positive",
+  ],
+  [
+    "a create with tags null, as real clients send",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", { region: "us-east", tags: null }),
+    "positive",
+  ],
+  [
+    "a create with a field the description does not list",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", { region: "us-east", firewall_id: 7 }),
+    "positive",
+  ],
+  [
+    "a create without its required field",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", {}),
+    ["body /region remove-required-property"],
+  ],
+  [
+    "a create with no body at all",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers"),
+    ["body  remove-required-property"],
+  ],
+  [
+    "a throttle above its bound and a region of the wrong type",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", { region: 5, client_conn_throttle: 21 }),
+    ["body /region change-type", "body /client_conn_throttle violate-bound"],
+  ],
+  [
+    "a body that is no JSON (cut by a recorder?)",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", '{"region": "us-'),
+    "none",
+  ],
+  [
+    "a body a recorder redacted",
+    "createNodeBalancer",
+    observed("POST", "/nodebalancers", { region: "us-east", label: "[REDACTED]" }),
+    "none",
+  ],
+  ["an operation the description lacks", "getVolumes", observed("GET", "/volumes"), "none"],
+];
+
+describe("an observed request's intent, from the description", () => {
+  it.each(rows)("%s (%s)", (_name, operationId, observed, expected) => {
+    const intent = observedIntentOf(spec, operationId, observed);
+    const got: Expected =
+      intent === undefined
+        ? "none"
+        : intent.mode === "positive"
+          ? "positive"
+          : (intent.broken ?? []).map((rule) => `${rule.in} ${rule.at} ${rule.rule}`);
+    expect(got).toEqual(expected);
+    if (intent) expect(intent).toMatchObject({ operationId, scenario: "observed" });
+  });
+
+  it("leaves a client's path values and filter open, and a write's refusal unjudged", () => {
+    expect(observedIntentOf(spec, "getNodeBalancer", observed("GET", "/nodebalancers/12"))).toMatchObject({
+      mode: "positive",
+      drawnPath: ["nodeBalancerId"],
+    });
+    expect(
+      observedIntentOf(
+        spec,
+        "getNodeBalancers",
+        observed("GET", "/nodebalancers", undefined, { "x-filter": "{}" }),
+      ),
+    ).toMatchObject({ unpinned: ["X-Filter"] });
+    const write = observedIntentOf(
+      spec,
+      "createNodeBalancer",
+      observed("POST", "/nodebalancers", { region: "x" }),
+    );
+    expect(write?.undecidable).toMatch(/prose/);
+  });
+
+  it("does not fail what the real service is known to take: its own time format, a recorder's placeholder", () => {
+    const token = observed("POST", "/profile/tokens", {
+      label: "ci",
+      scopes: "*",
+      expiry: "2024-07-09T13:29:58",
+    });
+    expect(observedIntentOf(spec, "createPersonalAccessToken", token)).toMatchObject({
+      mode: "negative",
+      broken: [{ in: "body", at: "/expiry", rule: "violate-pattern" }],
+      undecidable: expect.stringMatching(/no zone designator/),
+    });
+    const node = observed("POST", "/nodebalancers/1/configs/2/nodes", {
+      label: "node-1",
+      address: "192.0.2.0:80",
+    });
+    const recorded = observedIntentOf(spec, "createNodeBalancerConfigNode", node, true);
+    expect(recorded?.undecidable).toMatch(/placeholder/);
+    // Seen live through the proxy, a documentation address is what the client sent: judged.
+    const live = observedIntentOf(spec, "createNodeBalancerConfigNode", node);
+    expect(live).toMatchObject({ mode: "negative" });
+    expect(live?.undecidable).toBeUndefined();
+  });
+});
+
+describe("conform proxy judges a client's requests by their intent", () => {
+  const client = new Agent({ keepAliveTimeout: 100 });
+  afterAll(() => client.close());
+
+  async function throughProxy(faults: string[]) {
+    const server = await createReferenceServer({ http: true, faults });
+    const proxy = await startProxy(new URL(server.baseUrl).origin);
+    try {
+      for (const query of ["page_size=2", "page_size=25"]) {
+        const answer = await send(`${proxy.url}/v4/regions?${query}`, { dispatcher: client });
+        await answer.body.text();
+      }
+      const finished = await proxy.stop();
+      const failed = proxy.events.flatMap((event) =>
+        event.type === "case-finished"
+          ? event.results
+              .filter((result) => result.outcome.status === "failed")
+              .map((result) => result.checkId)
+          : [],
+      );
+      return { coverage: finished.coverage.find((row) => row.operationId === "getRegions"), failed };
+    } finally {
+      await proxy.stop();
+      await server.close();
+    }
+  }
+
+  it("counts a page size below the minimum as invalid, refused by the clean reference", async () => {
+    const { coverage, failed } = await throughProxy([]);
+    expect(coverage).toMatchObject({ valid: { sent: 1, accepted: 1 }, invalid: { sent: 1, refused: 1 } });
+    expect(failed).toEqual([]);
+  });
+
+  it("fails a server that takes it (page-size-out-of-range-accepted)", async () => {
+    const { coverage, failed } = await throughProxy(["page-size-out-of-range-accepted"]);
+    expect(coverage).toMatchObject({ invalid: { sent: 1, refused: 0 } });
+    expect(failed).toContain("invalid-request-refused");
+  });
+});
