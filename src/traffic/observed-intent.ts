@@ -139,19 +139,32 @@ function parameterBreaks(observed: Observed, parameter: ParameterInfo, text: str
   ];
 }
 
-/** The path parameters' texts, read off the URL's path by the operation's template (its end: the base path varies). */
+/** Each operation's path template as a pattern matching a path's end (the base path varies), with its names. */
+const templatePatterns = new WeakMap<OperationInfo, { readonly pattern: RegExp; readonly names: string[] }>();
+
+function templatePattern(operation: OperationInfo) {
+  let found = templatePatterns.get(operation);
+  if (!found) {
+    const names: string[] = [];
+    const source = operation.pathTemplate
+      .split(/(\{[^{}]+\})/)
+      .map((part) => {
+        const name = /^\{([^{}]+)\}$/.exec(part)?.[1];
+        if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        names.push(name);
+        return "([^/]+)";
+      })
+      .join("");
+    found = { pattern: new RegExp(`${source}/?$`), names };
+    templatePatterns.set(operation, found);
+  }
+  return found;
+}
+
+/** The path parameters' texts, read off the URL's path by the operation's template. */
 function pathValues(operation: OperationInfo, pathname: string): Map<string, string> | undefined {
-  const names: string[] = [];
-  const pattern = operation.pathTemplate
-    .split(/(\{[^{}]+\})/)
-    .map((part) => {
-      const name = /^\{([^{}]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(name);
-      return "([^/]+)";
-    })
-    .join("");
-  const found = new RegExp(`${pattern}/?$`).exec(pathname);
+  const { pattern, names } = templatePattern(operation);
+  const found = pattern.exec(pathname);
   if (!found) return undefined;
   try {
     return new Map(names.map((name, index) => [name, decodeURIComponent(found[index + 1] ?? "")]));
