@@ -173,6 +173,18 @@ function pathValues(operation: OperationInfo, pathname: string): Map<string, str
   }
 }
 
+/**
+ * Whether the description leaves a parameter's value open: a header (`X-Filter` is any object; its keys follow the
+ * filterable fields), or text with no enum (a client id, a redirect URI: what it names must exist or match).
+ */
+function isOpen(parameter: ParameterInfo): boolean {
+  if (parameter.in === "header") return true;
+  const schema = typeof parameter.schema === "object" ? parameter.schema : {};
+  const type = schema.type;
+  const textual = type === undefined || type === "string" || (Array.isArray(type) && type.includes("string"));
+  return textual && schema.enum === undefined && schema.const === undefined;
+}
+
 /** The value a parameter was sent with, or undefined when it was not sent. */
 function sentValue({ request, url }: Observed, parameter: ParameterInfo, path: Map<string, string>) {
   if (parameter.in === "path") return path.get(parameter.name);
@@ -288,7 +300,7 @@ export function observedIntentOf(
   if (broken.length > 0) return negativeIntent(operationId, broken);
   const free = operation.parameters
     .filter(
-      (parameter) => parameter.in === "header" && request.headers[parameter.name.toLowerCase()] !== undefined,
+      (parameter) => parameter.in !== "path" && isOpen(parameter) && sentValue(observed, parameter, path),
     )
     .map((parameter) => parameter.name);
   const read = ["get", "head"].includes(request.method.toLowerCase());

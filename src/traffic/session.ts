@@ -176,7 +176,8 @@ export class TrafficSession {
    */
   #withIntent(exchange: Exchange, recorded: boolean): Exchange {
     const { request, operationId } = exchange;
-    if (request.intent || operationId === undefined) return exchange;
+    // A suite's own request that says what it breaks keeps its word.
+    if (request.intent || request.breaks !== undefined || operationId === undefined) return exchange;
     const intent = observedIntentOf(this.#input.spec, operationId, request, recorded);
     return intent ? { ...exchange, request: { ...request, intent } } : exchange;
   }

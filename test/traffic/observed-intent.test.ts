@@ -3,14 +3,19 @@
  * the rules it breaks, in the generators' words; none where the description cannot tell. Then the valid/invalid
  * checks and the coverage table judge it.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Agent, request as send } from "undici";
 import { afterAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "../../src/core/events.ts";
 import type { RecordedRequest } from "../../src/core/exchange.ts";
 import { createReferenceServer } from "../../src/reference/server.ts";
 import { bundledSpecPath } from "../../src/spec/bundled.ts";
 import { loadSpec } from "../../src/spec/load.ts";
 import { observedIntentOf } from "../../src/traffic/observed-intent.ts";
-import { startProxy } from "../helpers/proxy-session.ts";
+import { verifyRecordings } from "../../src/traffic/verify.ts";
+import { proxyConfig, startProxy } from "../helpers/proxy-session.ts";
 
 const spec = await loadSpec(bundledSpecPath);
 const base = "http://127.0.0.1:48001/v4";
@@ -157,6 +162,12 @@ describe("an observed request's intent, from the description", () => {
         observed("GET", "/nodebalancers", undefined, { "x-filter": "{}" }),
       ),
     ).toMatchObject({ unpinned: ["X-Filter"] });
+    // A client id is text naming a client that must exist; the response type is pinned by its enum.
+    const authorize = observed("GET", "/oauth/authorize?client_id=abc&response_type=code&state=s1");
+    expect(observedIntentOf(spec, "getOAuthAuthorize", authorize)).toMatchObject({
+      mode: "positive",
+      unpinned: ["client_id", "state"],
+    });
     const write = observedIntentOf(
       spec,
       "createNodeBalancer",
@@ -226,5 +237,58 @@ describe("conform proxy judges a client's requests by their intent", () => {
     const { coverage, failed } = await throughProxy(["page-size-out-of-range-accepted"]);
     expect(coverage).toMatchObject({ invalid: { sent: 1, refused: 0 } });
     expect(failed).toContain("invalid-request-refused");
+  });
+});
+
+describe("conform verify of a HAR without intents", () => {
+  const entry = (query: string, conform: Record<string, unknown> = {}) => ({
+    startedDateTime: "2026-11-24T00:00:00.000Z",
+    time: 1,
+    request: { method: "GET", url: `https://api.example.test/v4/regions?${query}`, headers: [] },
+    response: {
+      status: 200,
+      headers: [{ name: "content-type", value: "application/json" }],
+      content: { mimeType: "application/json", text: '{"data":[],"page":1,"pages":1,"results":0}' },
+    },
+    timings: { wait: 1 },
+    _conform: conform,
+  });
+
+  it("judges a client's invalid request taken, and keeps a suite's own word on what its request breaks", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "conform-intent-"));
+    try {
+      const file = join(folder, "client.har");
+      const own = { breaks: "page_size below its minimum, sent by a suite" };
+      await writeFile(
+        file,
+        JSON.stringify({ log: { entries: [entry("page_size=2"), entry("page_size=3", own)] } }),
+      );
+      const events: RunEvent[] = [];
+      await verifyRecordings(proxyConfig, {
+        runId: "20261124T000000Z-intent",
+        listeners: [(event) => void events.push(event)],
+        signal: new AbortController().signal,
+        toolVersion: "test",
+        files: [file],
+      });
+      const intents = events.flatMap((event) =>
+        event.type === "exchange" ? [event.exchange.request.intent?.mode ?? "none"] : [],
+      );
+      expect(intents).toEqual(["negative", "none"]);
+      const refusals = events.flatMap((event) =>
+        event.type === "case-finished"
+          ? event.results.flatMap((result) =>
+              result.checkId === "invalid-request-refused" && result.outcome.status === "failed"
+                ? [result.outcome.message]
+                : [],
+            )
+          : [],
+      );
+      expect(refusals).toEqual([
+        'getRegions: GET /v4/regions: a request breaking query page_size: violate-bound ("2": must be >= 25) accepted it (200)',
+      ]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
