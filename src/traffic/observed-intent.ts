@@ -83,6 +83,10 @@ function laxReading(issue: ValidationIssue, value: unknown, recorded: boolean): 
   return undefined;
 }
 
+/** Whether a schema holds any rule (`{}`, `true` or none allows every value). */
+const hasRules = (schema: ParameterInfo["schema"]) =>
+  typeof schema === "object" ? Object.keys(schema).length > 0 : schema === false;
+
 /** Issues that say our validator failed, not the value: nothing to tell from them. */
 const unjudgeable = (issues: readonly ValidationIssue[]) =>
   issues.some((issue) => issue.keyword === "schema" || issue.keyword === "exception");
@@ -116,16 +120,19 @@ interface Observed {
   readonly recorded: boolean;
 }
 
-/** The rules a parameter's text breaks: none when any reading of it satisfies its schema. */
-function parameterBreaks(observed: Observed, parameter: ParameterInfo, text: string): Broken[] {
+/**
+ * The rules a parameter's text breaks: none when any reading of it satisfies its schema; undefined when its schema
+ * cannot be judged here (Swagger 2.0 keeps it on the parameter, with no pointer to compile; one ajv cannot compile).
+ */
+function parameterBreaks(observed: Observed, parameter: ParameterInfo, text: string): Broken[] | undefined {
   const { spec, operation, recorded } = observed;
   const validate = spec.validators.parameter(operation.operationId, parameter.in, parameter.name);
-  if (!validate) return [];
+  if (!validate) return hasRules(parameter.schema) ? undefined : [];
   const readings = readingsOf(text);
   const first = readings[0];
   const outcome = validate(first);
   if (outcome.valid || readings.slice(1).some((reading) => validate(reading).valid)) return [];
-  if (unjudgeable(outcome.issues)) return [];
+  if (unjudgeable(outcome.issues)) return undefined;
   const issue = outcome.issues[0];
   const lax = issue && laxReading(issue, text, recorded);
   return [
@@ -194,8 +201,8 @@ function sentValue({ request, url }: Observed, parameter: ParameterInfo, path: M
   return undefined;
 }
 
-/** The rules the request's parameters break (cookies are not read). */
-function parametersBreak(observed: Observed, path: Map<string, string>): Broken[] {
+/** The rules the request's parameters break (cookies are not read); undefined when one sent cannot be judged. */
+function parametersBreak(observed: Observed, path: Map<string, string>): Broken[] | undefined {
   const broken: Broken[] = [];
   for (const parameter of observed.operation.parameters) {
     if (parameter.in === "cookie") continue;
@@ -211,8 +218,11 @@ function parametersBreak(observed: Observed, path: Map<string, string>): Broken[
         });
       continue;
     }
-    for (const text of typeof sent === "string" ? [sent] : sent)
-      broken.push(...parameterBreaks(observed, parameter, text));
+    for (const text of typeof sent === "string" ? [sent] : sent) {
+      const breaks = parameterBreaks(observed, parameter, text);
+      if (!breaks) return undefined;
+      broken.push(...breaks);
+    }
   }
   return broken;
 }
@@ -294,9 +304,10 @@ export function observedIntentOf(
   if (!operation || redacted(request, url)) return undefined;
   const observed: Observed = { spec, operation, request, url, recorded };
   const path = pathValues(operation, url.pathname);
+  const parameters = path && parametersBreak(observed, path);
   const body = bodyBreaks(observed);
-  if (!path || !body) return undefined;
-  const broken = [...parametersBreak(observed, path), ...body];
+  if (!path || !parameters || !body) return undefined;
+  const broken = [...parameters, ...body];
   if (broken.length > 0) return negativeIntent(operationId, broken);
   const free = operation.parameters
     .filter(

@@ -176,6 +176,14 @@ describe("an observed request's intent, from the description", () => {
     expect(write?.undecidable).toMatch(/prose/);
   });
 
+  it("judges no parameter it cannot compile: Swagger 2.0 keeps a parameter's schema on the parameter", async () => {
+    const swagger = await loadSpec(join(import.meta.dirname, "../fixtures/specs/mini-cloud-2.0.json"));
+    expect(observedIntentOf(swagger, "listTypes", observed("GET", "/compute/types?page=0"))).toBeUndefined();
+    expect(observedIntentOf(swagger, "listTypes", observed("GET", "/compute/types"))).toMatchObject({
+      mode: "positive",
+    });
+  });
+
   it("does not fail what the real service is known to take: its own time format, a recorder's placeholder", () => {
     const token = observed("POST", "/profile/tokens", {
       label: "ci",
