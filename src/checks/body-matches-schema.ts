@@ -18,6 +18,7 @@ import { describedRedactedForm, redactedPlaceholder } from "../core/redact.ts";
 import { failed, passed, skipped } from "../core/result.ts";
 import { valueAt } from "../spec/pointer.ts";
 import type { ValidationIssue } from "../spec/types.ts";
+import { isDocumentationAddress } from "./_internals/documentation-address.ts";
 import { parseMediaType } from "./_internals/http-values.ts";
 import { documentedResponse, isHead, requestLine } from "./_internals/spec-lookup.ts";
 import type { CheckDefinition } from "./types.ts";
@@ -81,13 +82,6 @@ export const bodyMatchesSchema: CheckDefinition = {
     );
   },
 };
-
-const documentationAddress = /(?:^|[^\d.])(?:192\.0\.2|198\.51\.100|203\.0\.113)\.\d{1,3}(?![\d.])/;
-
-/** Does the value hold an IPv4 address of the RFC 5737 documentation ranges (alone or as `address:port`)? */
-function isDocumentationAddress(value: unknown): boolean {
-  return typeof value === "string" && documentationAddress.test(value);
-}
 
 /**
  * An issue at a redacted value that the value broke whatever it was: the schema allows no string there but the API's

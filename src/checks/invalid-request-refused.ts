@@ -1,6 +1,7 @@
 /**
  * `invalid-request-refused`: a request that breaks a rule of the description is refused with a 4xx. It judges
- * only generated requests that say which rules they break (`intent.mode` `negative`, the generic layer's); any
+ * only requests whose intent says which rules they break (`intent.mode` `negative`: the generic layer's, or a
+ * client's read from the description in `proxy` and `verify`); any
  * other exchange passes, having nothing to say. A 2xx or 3xx fails (the target took what it must refuse), a 5xx
  * fails (it crashed on it instead of refusing it), and every failure names the rules broken and where (body
  * pointer, query or path parameter). A 401/403 or 429 is skipped: the request was turned away before its content
@@ -13,7 +14,7 @@ import type { CheckDefinition } from "./types.ts";
 
 export const invalidRequestRefused: CheckDefinition = {
   id: "invalid-request-refused",
-  title: "A generated request breaking a rule of the description is refused with a 4xx",
+  title: "A request breaking a rule of the description is refused with a 4xx",
   check(_context, exchange) {
     const intent = exchange.request.intent;
     const { status } = exchange.response;

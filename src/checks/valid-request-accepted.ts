@@ -1,6 +1,7 @@
 /**
- * `valid-request-accepted`: a request the description allows is not refused. It judges only generated requests
- * that say so (`intent.mode` `positive`, the generic layer's); any other exchange passes, having nothing to say.
+ * `valid-request-accepted`: a request the description allows is not refused. It judges only requests whose intent
+ * says so (`intent.mode` `positive`: the generic layer's, or a client's read from the description in `proxy` and
+ * `verify`); any other exchange passes, having nothing to say.
  * A 2xx or 3xx passes; a 5xx fails (the server failed on a valid request). A 4xx fails, except where it says
  * nothing of the request's validity, each skipped with the reason: 401/403 (the token), 429 (the rate limit), a 404
  * where a path parameter was drawn from its schema (the resource may really be absent), a refusal naming only
@@ -16,7 +17,7 @@ import type { CheckDefinition } from "./types.ts";
 
 export const validRequestAccepted: CheckDefinition = {
   id: "valid-request-accepted",
-  title: "A generated request the description allows is not refused",
+  title: "A request the description allows is not refused",
   check({ spec }, exchange) {
     const intent = exchange.request.intent;
     const { status, json } = exchange.response;

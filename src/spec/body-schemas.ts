@@ -28,7 +28,16 @@ export interface BodySchemas {
   readonly request:
     | { readonly required: boolean; readonly media: MediaSchemas; readonly pointer: string }
     | undefined;
+  /**
+   * The schema pointer of each path, query, header and cookie parameter (`in` and name joined by a newline), where
+   * the description gives one as a schema (OpenAPI 3: `schema`, or the first `content` type's); Swagger 2.0 keeps
+   * a parameter's keywords on the parameter itself, so it has none here.
+   */
+  readonly parameters: ReadonlyMap<string, string>;
 }
+
+/** The key of a parameter in {@link BodySchemas.parameters}. */
+export const parameterKey = (location: string, name: string) => `${location}\n${name}`;
 
 export function bodySchemas(
   document: unknown,
@@ -103,7 +112,22 @@ export function bodySchemas(
       };
     }
   }
-  return { responses, request };
+  return { responses, request, parameters: swagger ? new Map() : parameterSchemas(parameters) };
+}
+
+function parameterSchemas(parameters: readonly RawParameter[]): Map<string, string> {
+  const pointers = new Map<string, string>();
+  for (const { in: location, name, value, pointer } of parameters) {
+    const first = isObject(value.content) ? Object.entries(value.content)[0] : undefined;
+    const schema =
+      value.schema !== undefined
+        ? childPointer(pointer, "schema")
+        : first && isObject(first[1]) && first[1].schema !== undefined
+          ? childPointer(pointer, "content", first[0], "schema")
+          : undefined;
+    if (schema !== undefined) pointers.set(parameterKey(location, name), schema);
+  }
+  return pointers;
 }
 
 function mediaList(value: unknown): string[] | undefined {

@@ -146,6 +146,11 @@ export interface ValidatorCache {
   response(operationId: string, status: number, contentType?: string): Validator | undefined;
   /** Validator for a request body (readOnly properties are not required in requests). */
   request(operationId: string, contentType?: string): Validator | undefined;
+  /**
+   * Validator for a parameter's value, as the description types it (a query's `page_size` an integer): the caller
+   * reads the text off the wire first. `undefined` when the description gives it no schema.
+   */
+  parameter(operationId: string, location: ParameterInfo["in"], name: string): Validator | undefined;
   /** Formats the description uses that no format validator knows (tolerated, noted once each). */
   unknownFormats(): readonly string[];
   /** Number of validators compiled so far (they compile lazily). */

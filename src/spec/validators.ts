@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { BoundedMemo } from "../core/bounded-memo.ts";
-import { type BodySchemas, mediaTypeFor, responseFor } from "./body-schemas.ts";
+import { type BodySchemas, mediaTypeFor, parameterKey, responseFor } from "./body-schemas.ts";
 import { createSchemaCompiler, type FormatMode, type SchemaCompiler } from "./compile.ts";
 import type { SpecDialect, Validator, ValidatorCache } from "./types.ts";
 
@@ -115,6 +115,10 @@ export function createValidatorCache(document: unknown, options: ValidatorCacheO
       if (!request) return undefined;
       const mediaType = mediaTypeFor(request.media, contentType);
       const pointer = mediaType === undefined ? undefined : request.media.get(mediaType);
+      return pointer === undefined ? undefined : requestCompiler().compile(pointer);
+    },
+    parameter(operationId, location, name): Validator | undefined {
+      const pointer = options.bodies.get(operationId)?.parameters.get(parameterKey(location, name));
       return pointer === undefined ? undefined : requestCompiler().compile(pointer);
     },
     unknownFormats: () => unknownFormats,

@@ -20,6 +20,7 @@ import { ExchangeJudge, type RecordResult } from "../runner/exchange-judge.ts";
 import { FailureGroups } from "../runner/failure-groups.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import { notShownOf, TrafficEvidence } from "./not-shown.ts";
+import { observedIntentOf } from "./observed-intent.ts";
 
 /** The one case of a source's suite. */
 export const trafficCaseId = "exchanges";
@@ -138,9 +139,10 @@ export class TrafficSession {
    * Judges one exchange of `sourceId` (in the order observed); `caller` tells tokens apart, when known;
    * `recording` says what a recorded file may lack.
    */
-  add(sourceId: string, exchange: Exchange, caller?: string, recording?: RecordingGaps): void {
+  add(sourceId: string, observed: Exchange, caller?: string, recording?: RecordingGaps): void {
     const source = this.#sources.get(sourceId);
     if (!source || source.finished) return;
+    const exchange = this.#withIntent(observed, recording !== undefined);
     const { bus } = this.#input;
     source.exchanges += 1;
     bus.emit({ type: "exchange", suiteId: sourceId, caseId: trafficCaseId, exchange });
@@ -166,6 +168,18 @@ export class TrafficSession {
       ...(recording ? { recording } : {}),
       ...(caller !== undefined ? { caller } : {}),
     });
+  }
+
+  /**
+   * A request without the generic layer's intent gets the one its operation's description gives it (valid, or the
+   * rules it breaks), so the valid/invalid checks and the coverage table judge a client's requests too.
+   */
+  #withIntent(exchange: Exchange, recorded: boolean): Exchange {
+    const { request, operationId } = exchange;
+    // A suite's own request that says what it breaks keeps its word.
+    if (request.intent || request.breaks !== undefined || operationId === undefined) return exchange;
+    const intent = observedIntentOf(this.#input.spec, operationId, request, recorded);
+    return intent ? { ...exchange, request: { ...request, intent } } : exchange;
   }
 
   /** Adds a line to a source's case log (what its feeder did beyond the exchanges, e.g. requests it did not send). */

@@ -214,6 +214,7 @@ export function stubSpec(
     validators: {
       response: lookup,
       request: () => undefined,
+      parameter: () => undefined,
       unknownFormats: () => [],
       compiledCount: () => 0,
     },

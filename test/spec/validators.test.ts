@@ -300,6 +300,18 @@ describe.each(specs)("validators of the %s fixture", (dialect, spec) => {
     expect(spec.validators.compiledCount()).toBeGreaterThan(0);
   });
 
+  it("validates a parameter's value by its schema (through a $ref); Swagger 2.0 keeps none to compile", () => {
+    const page = spec.validators.parameter("listTypes", "query", "page");
+    if (dialect === "swagger-2.0") {
+      expect(page).toBeUndefined();
+      return;
+    }
+    expect([1, 0, "1"].map((value) => defined(page)(value).valid)).toEqual([true, false, false]);
+    expect(issuesOf(defined(page)(0))).toEqual([["minimum", ""]]);
+    expect(spec.validators.parameter("listTypes", "query", "no-such")).toBeUndefined();
+    expect(spec.validators.parameter("listTypes", "header", "page")).toBeUndefined();
+  });
+
   it("never throws, whatever the value", () => {
     const validate = response("getInstance");
     const cyclic: Loose = { ...instance() };
