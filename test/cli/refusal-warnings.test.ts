@@ -1,8 +1,9 @@
 /**
- * "judged on refusals" is about the run's own valid requests: the suites that send requests meant to be refused
- * (auth's missing, unknown and other-scope tokens, versioning's unknown ids, lifecycles' reads after a delete, the
- * generated requests that break a rule) end a clean embedded run without it, so `--warnings-as-errors` passes; a
- * target that refuses the run's own reads still gets it.
+ * A clean embedded run ends without warnings, so `--warnings-as-errors` passes: "judged on refusals" is about the
+ * run's own valid requests, not those meant to be refused (auth's missing, unknown and other-scope tokens,
+ * versioning's unknown ids, lifecycles' reads after a delete, the generated requests that break a rule); nested
+ * lists are seeded and read under a parent that holds items. A target that refuses the run's own reads still gets
+ * "judged on refusals".
  */
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -16,19 +17,15 @@ import type { JsonReport } from "../../src/reporters/json.ts";
 import { cli } from "../helpers/cli.ts";
 import { bundledSpec } from "../helpers/reference.ts";
 
-const refusingSuites = ["auth", "versioning", "lifecycles", "operations"];
-const suiteArgs = refusingSuites.flatMap((suite) => ["--suite", suite]);
-
 function reportOf(reportDir: string): JsonReport {
   return JSON.parse(readFileSync(join(reportDir, "latest", "report.json"), "utf8")) as JsonReport;
 }
 
 describe("judged on refusals", () => {
-  it("is not said of a clean embedded run whose suites mean to be refused: --warnings-as-errors exits 0", async () => {
+  it("nor any other warning ends a clean embedded run: --warnings-as-errors exits 0", async () => {
     const reportDir = mkdtempSync(join(tmpdir(), "conform-refusals-"));
     const result = await cli([
       "run",
-      ...suiteArgs,
       "--seed",
       "1",
       "--warnings-as-errors",
