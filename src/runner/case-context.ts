@@ -17,6 +17,7 @@ import type { HttpClient } from "./http-client.ts";
 import type { LabelMaker } from "./labels.ts";
 import type { CleanupLedger } from "./ledger.ts";
 import type { OperationSelection } from "./operation-selection.ts";
+import { expectsRefusal } from "./refusal-tally.ts";
 import { type RequestToCheck, requestConformance } from "./request-conformance.ts";
 import type { SharedReads } from "./shared-reads.ts";
 import type {
@@ -39,8 +40,13 @@ export class CaseSkipped extends Error {
 }
 
 export interface CaseRecorder {
-  /** Called for every exchange of the case (checks run there). */
-  onExchange(exchange: Exchange): void;
+  /**
+   * Called for every exchange of the case (checks run there); `foreignCredential`: sent with another credential
+   * than the client's own (no token, an unknown one, another scope's), so a refusal is what it means to get.
+   */
+  onExchange(exchange: Exchange, foreignCredential: boolean): void;
+  /** The case asserted that this exchange's answer is a refusal (`expected: 404`): it was meant to be refused. */
+  refusalExpected?(exchange: Exchange): void;
   /** Records one of the suite's own assertions, and the exchange it is about. */
   assert(result: CheckResult, exchange: Exchange | undefined): void;
   /** The case's latest exchange: a failed assertion points at it unless told otherwise. */
@@ -163,11 +169,14 @@ function makeClient(
 ): ApiClient {
   // The description's filter header (`X-Filter` as described), named lower-case as every header set here.
   const filterHeader = conventionsOf(deps.spec).filterHeader.toLowerCase();
-  // One observer for every request of the client (not a closure per request).
-  const observe = (exchange: Exchange) => recorder.onExchange(exchange);
+  // One observer for each kind of request of the client (not a closure per request).
+  const observeOwn = (exchange: Exchange) => recorder.onExchange(exchange, false);
+  const observeForeign = (exchange: Exchange) => recorder.onExchange(exchange, true);
   const request = (method: string, path: string, options: RequestOptions = {}): Promise<LiveResponse> => {
     const headers: Record<string, string> = { accept: "application/json", ...options.headers };
     const token = options.token === undefined ? defaultToken : options.token;
+    // The client's own credential (the run's token on the API) unless the case sends another or none.
+    const foreign = (token ?? undefined) !== defaultToken || hasAuthorization(options.headers);
     if (token) headers.authorization ??= `Bearer ${token}`;
     let body = options.body;
     if (options.json !== undefined) {
@@ -214,10 +223,15 @@ function makeClient(
         breaks: options.breaks,
         intent: options.intent,
       },
-      observe,
+      foreign ? observeForeign : observeOwn,
     );
   };
   return clientOf(request);
+}
+
+/** Whether the case's own headers carry an Authorization header (its own credential, malformed on purpose, ...). */
+function hasAuthorization(headers: Readonly<Record<string, string>> | undefined): boolean {
+  return headers !== undefined && Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
 }
 
 /** A client made of its `request`: `get`, `post`, `put` and `delete` are `request` with that method (and JSON). */
@@ -269,6 +283,7 @@ export function createCaseContext(deps: CaseContextDeps, recorder: CaseRecorder)
             actual: deps.secrets.scrubDeep(details.actual),
           });
       const exchange = details.response?.exchange ?? recorder.lastExchange;
+      if (exchange && expectsRefusal(details.expected)) recorder.refusalExpected?.(exchange);
       const reproduction = condition ? undefined : details.reproduction;
       recorder.assert(
         {

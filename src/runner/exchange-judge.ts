@@ -14,6 +14,7 @@ import { type CheckResult, skipped } from "../core/result.ts";
 import type { ApiSpec } from "../spec/types.ts";
 import type { CaseTally } from "./case-tally.ts";
 import { CoverageTally } from "./coverage-tally.ts";
+import { type RefusalCounts, RefusalTally } from "./refusal-tally.ts";
 
 /**
  * The exchange as the checks see it: a JSON body labelled otherwise (`text/plain`) with its JSON, so the checks of
@@ -41,6 +42,11 @@ export interface ExchangeSource {
   readonly recording?: RecordingGaps;
   /** A digest of the request's credential, when the feeder knows it ({@link CheckContext.caller}). */
   readonly caller?: string;
+  /**
+   * The request went with another credential than the run's (none, an unknown token, another scope's): a refusal
+   * is what it means to get, so the run's refusal count leaves it out.
+   */
+  readonly foreignCredential?: boolean;
 }
 
 export class ExchangeJudge {
@@ -49,7 +55,7 @@ export class ExchangeJudge {
   /** Each stateful check's per-run state, by id. */
   readonly #states = new Map<string, unknown>();
   readonly #coverage: CoverageTally;
-  readonly #answers = new Map<string, { total: number; refused: number }>();
+  readonly #refusals = new RefusalTally();
   /** Checks that passed or failed at least once; for the others, their first skip reason. */
   readonly #judgedChecks = new Set<string>();
   readonly #firstSkip = new Map<string, string>();
@@ -89,12 +95,8 @@ export class ExchangeJudge {
     }
     this.#answered += 1;
     const { operationId, response } = exchange;
-    if (operationId) {
-      const answers = this.#answers.get(operationId) ?? { total: 0, refused: 0 };
-      answers.total += 1;
-      if (response.status === 401 || response.status === 403 || response.status === 404) answers.refused += 1;
-      this.#answers.set(operationId, answers);
-    }
+    if (operationId)
+      this.#refusals.observe(exchange, operationId, response.status, source.foreignCredential === true);
     const judged = withBodyJson(exchange);
     const operation = operationId ? this.#spec.operations.byId(operationId) : undefined;
     // One shape for every context (no spread): `recording` is set only when judging a recording.
@@ -161,9 +163,17 @@ export class ExchangeJudge {
     }
   }
 
-  /** Answers per operation, and how many were 401, 403 or 404 (the run's warnings). */
-  answers(): ReadonlyMap<string, { readonly total: number; readonly refused: number }> {
-    return this.#answers;
+  /**
+   * Answers per operation to the run's own valid requests, and how many were 401, 403 or 404 (the run's warnings;
+   * `refusal-tally.ts` says which requests count).
+   */
+  answers(): RefusalCounts {
+    return this.#refusals.counts();
+  }
+
+  /** A case asserted that this exchange's answer is a refusal (401, 403, 404): it is not counted as one of the run's. */
+  refusalExpected(exchange: Exchange): void {
+    this.#refusals.takeBack(exchange.id);
   }
 
   /**

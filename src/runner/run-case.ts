@@ -36,6 +36,10 @@ export interface CaseRunDeps extends Omit<CaseContextDeps, "shared" | "suiteId" 
 /** A case's outcome, less what the scheduler adds (suite, case and tags). */
 export type CaseOutcome = Omit<CaseFinished, "type" | "suiteId" | "caseId" | "title" | "tags">;
 
+/** What the judge is told of a case's exchange: whether it went with the run's own credential. */
+const ownSource = {};
+const foreignSource = { foreignCredential: true };
+
 /** The skip reason of a case that ended without asserting anything. */
 export const nothingJudged = "the case asserted nothing: no verdict (its log says what it could not judge)";
 
@@ -94,12 +98,13 @@ function judgingRecorder(deps: CaseRunDeps, ids: CaseIds, tally: CaseTally) {
     reproduction: undefined,
     logs: [],
     lastExchange: undefined,
-    onExchange(exchange) {
+    onExchange(exchange, foreignCredential) {
       counts.exchanges += 1;
       recorder.lastExchange = exchange;
       deps.bus.emit({ type: "exchange", ...ids, exchange });
-      deps.judge.judge(exchange, tally, record);
+      deps.judge.judge(exchange, tally, record, foreignCredential ? foreignSource : ownSource);
     },
+    refusalExpected: (exchange) => deps.judge.refusalExpected(exchange),
     assert(result, exchange) {
       if (deps.signal.aborted) return;
       counts.assertions += 1;

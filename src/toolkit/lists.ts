@@ -1,6 +1,6 @@
 /**
  * The paginated lists of a target as the list suites read them: which lists the description has (a nested one
- * under the first parent the target lists), one page read with `page` kept exact (a JSON integer may exceed
+ * under a parent of the first page the target lists, one holding items to compare when there is one), one page read with `page` kept exact (a JSON integer may exceed
  * 2^53), walks over every page with each page's envelope judged. Page sizes and the filter header are the loaded
  * description's. Only HTTP: nothing here knows the reference server. Snapshots and the stable-snapshot judge are
  * in `snapshots.ts`.
@@ -322,7 +322,7 @@ export function fewKeys(keys: readonly string[]): string {
   return `${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", ..." : ""}`;
 }
 
-/** Paginated GET lists of the description; a nested one (`/nodebalancers/{id}/configs`) under the first parent found. */
+/** Paginated GET lists of the description; a nested one (`/nodebalancers/{id}/configs`) under a parent that holds some. */
 export async function findLists(
   t: CaseContext,
   keep: (operation: OperationInfo) => boolean = () => true,
@@ -335,7 +335,7 @@ export async function findLists(
   const resolved = new Map<string, string>();
   for (const operation of operations) {
     const token = operation.security.public ? null : undefined;
-    const path = await concretePath(t, operation.pathTemplate, resolved, operations);
+    const path = await concretePath(t, operation, resolved, operations);
     if (typeof path !== "string") {
       if (keep(operation)) skipped.push({ operationId: operation.operationId, reason: path.reason });
       continue;
@@ -346,32 +346,46 @@ export async function findLists(
   return { lists, skipped };
 }
 
+/** Items a nested list needs under its parent before no other parent is tried: fewer judge little (`eachList`). */
+const enoughUnderParent = 2;
+
 /**
- * Fills a template's last `{param}` with the first item of the list just before it (`/nodebalancers/{id}/configs`
- * under the first of `/nodebalancers`), whose own path was resolved earlier (shorter templates come first).
+ * Fills a template's last `{param}` with an item of the list just before it (`/nodebalancers/{id}/configs` under
+ * one of `/nodebalancers`), whose own path was resolved earlier (shorter templates come first): of the parent
+ * list's first page, the first item under which `operation` lists at least {@link enoughUnderParent} items, else
+ * the one under which it lists most (the first on a tie). Bounded: one read of that page, one per item on it.
  */
 async function concretePath(
   t: CaseContext,
-  template: string,
+  operation: OperationInfo,
   resolved: ReadonlyMap<string, string>,
   operations: readonly OperationInfo[],
 ): Promise<string | { reason: string }> {
+  const template = operation.pathTemplate;
   const last = /^(.*)\/\{[^}]+\}([^{}]*)$/.exec(template);
   if (!last) return template;
   const [, parentTemplate = "", tail = ""] = last;
-  const parent = operations.find((operation) => operation.pathTemplate === parentTemplate);
+  const parent = operations.find((candidate) => candidate.pathTemplate === parentTemplate);
   const parentPath = resolved.get(parentTemplate);
   if (!parent || parentPath === undefined)
     return { reason: `no readable list at ${parentTemplate} to take an id from` };
-  const list: ListTarget = {
-    operation: parent,
-    path: parentPath,
-    token: parent.security.public ? null : undefined,
-  };
-  const read = await readPage(t, list, { page: "1", page_size: String(conventionsOf(t.spec).pageSize.min) });
-  const first = read.body?.data[0];
-  if (!first) return { reason: `${parentPath} has no item to read ${template} under` };
-  return `${parentPath}/${encodeURIComponent(itemKey(first))}${tail}`;
+  const token = (list: OperationInfo) => (list.security.public ? null : undefined);
+  const firstPage = { page: "1", page_size: String(conventionsOf(t.spec).pageSize.min) };
+  const read = await readPage(t, { operation: parent, path: parentPath, token: token(parent) }, firstPage);
+  const items = read.body?.data ?? [];
+  if (items.length === 0) return { reason: `${parentPath} has no item to read ${template} under` };
+  let chosen = { path: "", held: -1 };
+  for (const item of items) {
+    const path = `${parentPath}/${encodeURIComponent(itemKey(item))}${tail}`;
+    if (items.length === 1) return path;
+    const under = await readPage(t, { operation, path, token: token(operation) }, firstPage);
+    const body = under.body;
+    // A broken envelope (no numeric `results`) is judged where the list is read; here its page counts.
+    const held = typeof body?.results === "number" ? body.results : (body?.data.length ?? 0);
+    if (held > chosen.held) chosen = { path, held };
+    if (held >= enoughUnderParent) break;
+  }
+  return chosen.path;
 }
 
 /** Which lists a suite judges, found once per suite run. */

@@ -7,8 +7,10 @@
  * `page_size` items, exactly the items of that slice); walking all pages at any page size gives every item exactly
  * once; and a page without `page_size` holds the default number of items.
  *
- * Read-only. Lists under a parent (`/nodebalancers/{id}/configs`) are read under the first parent the target
- * lists, and skipped when it lists none. Collections that change during a check are read again before anything
+ * Read-only but for `seed-data` (tag `writes`), which on the embedded reference server (it starts empty) makes a
+ * load balancer with several profiles and nodes (`support/pagination-seeds.ts`), so nested lists hold items to compare. Lists under
+ * a parent (`/nodebalancers/{id}/configs`) are read under a parent of the first page that holds some, and skipped
+ * when it lists none. Collections that change during a check are read again before anything
  * is called wrong. A list with more pages than one walk reads is judged on the pages read (their envelopes, page
  * edges, no item twice), its property names saying "pages read"; whether every item shows is not judged there. Bounded: a few hundred requests in the default run; `conform fuzz pagination --runs N` runs
  * longer campaigns.
@@ -45,6 +47,7 @@ import {
   type Verdict,
   withoutShifts,
 } from "../../src/index.ts";
+import { seedNestedLists } from "./support/pagination-seeds.ts";
 
 const paginated: ListSelection = {
   key: "pagination:lists",
@@ -211,6 +214,13 @@ export default defineSuite({
     describe: "page and page_size edges, envelope invariants, walks over every page",
   },
   cases: [
+    {
+      id: "seed-data",
+      title: "Nested lists on the embedded reference get several items to page through",
+      // It makes an instance (the body fixtures' node needs one).
+      tags: ["writes", "costly"],
+      run: seedNestedLists,
+    },
     {
       id: "edges",
       title: "page and page_size at the edges get the page the description says, or 400 naming the parameter",

@@ -382,8 +382,8 @@ describe("judgeStably", () => {
 });
 
 describe("finding lists", () => {
-  it("finds a nested list under the first item of its parent, and reads public lists without a token", async () => {
-    const { t, sent } = fake({ "/things": things(3), "/things/1/parts": [], "/places": [] });
+  it("finds a nested list under its only parent, and reads public lists without a token", async () => {
+    const { t, sent } = fake({ "/things": things(1), "/things/1/parts": [], "/places": [] });
     const found = await findLists(t);
     expect(found.lists.map((entry) => [entry.path, entry.token])).toEqual([
       ["/things", undefined],
@@ -391,6 +391,19 @@ describe("finding lists", () => {
       ["/things/1/parts", undefined],
     ]);
     expect(sent.map((entry) => entry.options.query?.page_size)).toEqual(["10"]);
+  });
+
+  it.each([
+    ["the first parent holding two items", [1, 2, 5], "/things/2/parts", 3],
+    ["else the one holding most", [0, 1, 0], "/things/2/parts", 4],
+    ["the first on a tie", [1, 1, 1], "/things/1/parts", 4],
+  ])("reads a nested list under %s of the parent's first page", async (_name, held, path, reads) => {
+    const parts = Object.fromEntries(
+      held.map((count, index) => [`/things/${index + 1}/parts`, things(count)]),
+    );
+    const { t, sent } = fake({ "/things": things(3), ...parts, "/places": [] });
+    expect((await findLists(t)).lists.map((entry) => entry.path)).toContain(path);
+    expect(sent).toHaveLength(reads);
   });
 
   it("leaves out a nested list whose parent is empty, saying why", async () => {
