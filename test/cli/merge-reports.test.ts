@@ -67,6 +67,17 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(readReportTarget(join(root, "merged", "latest", "report.json")).prefixes).toEqual(prefixes);
   });
 
+  it("names every shard's label prefix where the console, summary.md and report.html show the labels", () => {
+    const [first, second] = [read(join(root, "s1")).labelPrefix, read(join(root, "s2")).labelPrefix];
+    const consoleLines = mergeResult.out.split("\n").filter((line) => line.includes(" · labels "));
+    expect(consoleLines).toHaveLength(2);
+    for (const line of consoleLines) expect(line).toContain(`labels ${first}-*, ${second}-*`);
+    const markdown = readFileSync(join(root, "merged", "latest", "summary.md"), "utf8");
+    expect(markdown).toContain(`· labels \`${first}-*\`, \`${second}-*\``);
+    const page = readFileSync(join(root, "merged", "latest", "report.html"), "utf8");
+    expect(page).toContain(`<dt>labels</dt><dd id="labels">${first}-*, ${second}-*</dd>`);
+  });
+
   it("writes every reporter's output again, report.json valid against its schema", () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats.default(ajv);
