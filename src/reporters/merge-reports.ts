@@ -368,6 +368,15 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string, fail
       type: "warning",
       message: `the shards ran with different seeds (${seeds.join(", ")}): the merged report names the first; each failure's replay line carries its own`,
     });
+  // Each embedded shard had its own server on its own port: one target all the same.
+  const targets = [
+    ...new Set(reports.map((one) => (one.target.embedded ? "the embedded reference" : one.target.baseUrl))),
+  ];
+  if (targets.length > 1)
+    events.push({
+      type: "warning",
+      message: `the shards ran against different targets (${targets.join(", ")}): the merged report's header names the first`,
+    });
   for (const report of reports)
     for (const message of report.warnings) events.push({ type: "warning", message });
   const groups = mergeGroups(reports.map((one) => one.groups));

@@ -229,6 +229,25 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(result.out).toContain("(shard 2/2)");
   });
 
+  it("warns when the shards ran against different targets: the header names the first", async () => {
+    const paths = ["s1", "s2"].map((dir, index) => {
+      const report = read(join(root, dir));
+      report.target = { baseUrl: `http://127.0.0.1:4700${index}/v4`, authUrl: null, embedded: false };
+      const path = join(root, `target-${dir}.json`);
+      writeFileSync(path, JSON.stringify(report));
+      return path;
+    });
+    const result = await cli(["merge-reports", ...paths, "--report-dir", join(root, "targets")]);
+    expect(result.code).toBe(0);
+    expect(read(join(root, "targets")).warnings).toContainEqual(
+      expect.stringContaining(
+        "the shards ran against different targets (http://127.0.0.1:47000/v4, http://127.0.0.1:47001/v4)",
+      ),
+    );
+    // Embedded shards each had their own server on their own port: no warning.
+    expect(merged.warnings.join("\n")).not.toContain("different targets");
+  });
+
   it.each([
     [
       "a shard twice",
