@@ -199,6 +199,10 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(result.err).toBe("");
     expect(result.code).toBe(1);
     const report = read(join(root, "run-end"));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.validate(schema, report);
+    expect(ajv.errors ?? []).toEqual([]);
     const runEnd = report.suites.filter((suite: Report) => suite.id === "checks-at-run-end");
     expect(runEnd).toHaveLength(1);
     expect(runEnd[0].status).toBe("failed");
