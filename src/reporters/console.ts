@@ -23,7 +23,7 @@ import {
 import { ConsoleProgress } from "./_internals/console-progress.ts";
 import { type ConsoleSummaryInput, coverageTailLines, summaryLines } from "./_internals/console-summary.ts";
 import { formatDuration } from "./_internals/durations.ts";
-import { RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
+import { labelPrefixesOf, RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
 import { terminalSafe } from "./_internals/text.ts";
 import type { ConsoleReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
@@ -92,7 +92,7 @@ export function summaryInputOf(record: RunRecord, maxCoverageRows: number): Cons
     latency: record.latency.summary(),
     durationMs: record.durationMs,
     runId: started?.runId ?? "",
-    labelPrefix: started?.labelPrefix ?? "",
+    labelPrefixes: started ? labelPrefixesOf(started) : [],
     groups: record.groups(),
     baseline: record.finished?.baseline,
     interrupted: record.allCases().filter((one) => one.status === "interrupted"),
@@ -122,7 +122,7 @@ function rateLimitLine(event: { limit: string; waitMs: number; reason: string },
 /** The run's first line: tool, target, spec, seed, what is planned, the run id and its labels. */
 function headerLine(event: RunStarted, planned: number, paint: Paint): string {
   const target = `${terminalSafe(event.target.baseUrl, true)}${event.target.embedded ? " (embedded reference)" : ""}`;
-  return `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)}${seedText(event.seed, event.labelPrefix)} · ${counted(event.suites.length, "suite")}, ${counted(planned, "case")} · run ${terminalSafe(event.runId, true)}${labelsText(event.labelPrefix)}`)}`;
+  return `${paint("bold", `conform ${terminalSafe(event.toolVersion, true)}`)} → ${target}  ${paint("gray", `spec ${terminalSafe(event.spec.version, true)}${seedText(event.seed, event.labelPrefix)} · ${counted(event.suites.length, "suite")}, ${counted(planned, "case")} · run ${terminalSafe(event.runId, true)}${labelsText(labelPrefixesOf(event))}`)}`;
 }
 
 /** The failure groups, then the closing lines, from what the record holds. */

@@ -27,7 +27,7 @@ import {
 } from "./_internals/failure-text.ts";
 import { createFileReporter } from "./_internals/file-reporter.ts";
 import { notShownLines, notShownTitle } from "./_internals/not-shown-text.ts";
-import { type RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
+import { labelPrefixesOf, type RunRecord, type SuiteStatus, totalOf } from "./_internals/run-record.ts";
 import { prettyValue } from "./_internals/text.ts";
 import type { HtmlReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
@@ -296,6 +296,7 @@ function notShownSection(record: RunRecord) {
 /** The page's heading, the run's state when it is not whole, and its facts. */
 function headerHtml(record: RunRecord, title: string) {
   const started = record.started!;
+  const labels = labelPrefixesOf(started);
   const counts = record.counts;
   const status = record.status;
   return html`<header>
@@ -307,6 +308,7 @@ ${record.snapshot ? html`<p class="incomplete" id="snapshot"><b>Snapshot ${recor
 <dt>target</dt><dd>${started.target.baseUrl}${started.target.embedded ? " (embedded reference server)" : ""}</dd>
 <dt>spec</dt><dd>${started.spec.source} · version ${started.spec.version} · ${started.spec.operations} operations</dd>
 <dt>seed</dt><dd>${started.seed}</dd>
+${labels.length === 0 ? html`` : html`<dt>labels</dt><dd id="labels">${labels.map((prefix) => `${prefix}-*`).join(", ")}</dd>`}
 <dt>started</dt><dd>${started.startedAt}</dd>
 <dt>duration</dt><dd>${record.durationMs === undefined ? "-" : formatDuration(record.durationMs)}</dd>
 <dt>tool</dt><dd>conform ${started.toolVersion} on Node ${started.nodeVersion}</dd>

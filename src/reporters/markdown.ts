@@ -22,7 +22,7 @@ import {
 import { createFileReporter } from "./_internals/file-reporter.ts";
 import { codeBlock, codeSpan, escapeMarkdown } from "./_internals/markdown.ts";
 import { notShownLines, notShownTitle } from "./_internals/not-shown-text.ts";
-import type { RunRecord, SuiteStatus } from "./_internals/run-record.ts";
+import { labelPrefixesOf, type RunRecord, type SuiteStatus } from "./_internals/run-record.ts";
 import type { MarkdownReporterOptions, Reporter, ReporterOptions } from "./types.ts";
 
 export const markdownReportFile = "summary.md";
@@ -53,6 +53,12 @@ function reproduceLines(failures: readonly GroupFailure[], insecure: boolean): s
   return ["  <details><summary>reproduce</summary>", "", ...codeBlock(commands, "  "), "", "  </details>"];
 }
 
+/** ` · labels `conform-ab12cd-*``, every shard's in a merged run (cleanup needs them all); none for proxy, verify. */
+function labelsText(started: RunStarted): string {
+  const labels = labelPrefixesOf(started).map((prefix) => codeSpan(`${prefix}-*`));
+  return labels.length === 0 ? "" : ` · labels ${labels.join(", ")}`;
+}
+
 function headline(record: RunRecord, started: RunStarted): string[] {
   const counts = record.counts;
   const status = record.status;
@@ -74,7 +80,7 @@ function headline(record: RunRecord, started: RunStarted): string[] {
   const lines = [
     `### ${mark} conform ${verdict}: ${counts.failed} failed, ${counts.errored} errored, ${counts.passed} passed, ${counts.skipped} skipped${counts.interrupted > 0 ? `, ${counts.interrupted} interrupted` : ""}${duration}`,
     "",
-    `Target ${codeSpan(started.target.baseUrl)}${started.target.embedded ? " (embedded reference)" : ""} · spec ${codeSpan(started.spec.version)}${started.labelPrefix === "" ? "" : ` · seed ${codeSpan(String(started.seed))}`} · run ${codeSpan(started.runId)}`,
+    `Target ${codeSpan(started.target.baseUrl)}${started.target.embedded ? " (embedded reference)" : ""} · spec ${codeSpan(started.spec.version)}${started.labelPrefix === "" ? "" : ` · seed ${codeSpan(String(started.seed))}`} · run ${codeSpan(started.runId)}${labelsText(started)}`,
   ];
   if (!record.ended)
     lines.push("", "**The run stopped before it finished: this summary holds what it reported until then.**");

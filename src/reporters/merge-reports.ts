@@ -5,7 +5,8 @@
  * Counts, exchanges, retries, 429s and cleanup are summed; coverage is the union of the statuses seen per operation;
  * groups with the same id (the same check and message shape) are one group, their counts summed. The merge is
  * refused, saying which report and why, when the reports are of different descriptions or selections, repeat a
- * shard or a suite, or leave a shard out. The latency histogram is not in report.json: a merged run has none.
+ * shard or a suite, or leave a shard out; only the run-end suite (`checks-at-run-end`) may be in several, its
+ * cases one per shard (`_internals/merge-run-end.ts`). The latency histogram is not in report.json: a merged run has none.
  * @module
  */
 import { statSync } from "node:fs";
@@ -26,11 +27,14 @@ import type { Exchange } from "../core/exchange.ts";
 import { ExitCode } from "../core/exit-codes.ts";
 import { withFailUnder } from "../runner/coverage-summary.ts";
 import { namedCasesPerGroup, namedOperationsPerGroup } from "../runner/failure-groups.ts";
+import { runEndSuite } from "../runner/run-end-checks.ts";
+import { suitesWithOneRunEnd, withRunEndCaseNamed } from "./_internals/merge-run-end.ts";
 import {
   type JsonCase,
   type JsonExchange,
   type JsonOperationCoverage,
   type JsonReport,
+  type JsonSuite,
   jsonReportFile,
 } from "./json.ts";
 import { readReportFile } from "./report-file.ts";
@@ -112,6 +116,8 @@ export function mergeProblems(reports: readonly ShardReport[]): string[] {
   const suiteOwner = new Map<string, string>();
   for (const one of reports)
     for (const suite of one.report.suites) {
+      // Each shard's end-of-run hooks judged its own traffic: their suites are joined, one case per shard.
+      if (suite.id === runEndSuite.id) continue;
       const earlier = suiteOwner.get(suite.id);
       if (earlier) problems.push(`suite ${suite.id} is in two reports: ${earlier} and ${one.path}`);
       suiteOwner.set(suite.id, one.path);
@@ -352,13 +358,24 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string, fail
     throw new ConfigError(`these reports are not one run, not merged:\n  ${problems.join("\n  ")}`);
   const reports = [...shards]
     .map((one) => one.report)
-    .sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0));
-  const events: RunEvent[] = [mergedStart(reports, runId)];
+    .sort((a, b) => (a.shard?.index ?? 0) - (b.shard?.index ?? 0))
+    .map((report, position, all) => withRunEndCaseNamed(report, position, all.length));
+  const suites = suitesWithOneRunEnd(reports);
+  const events: RunEvent[] = [mergedStart(reports, runId, suites)];
   const seeds = [...new Set(reports.map((one) => one.seed))];
   if (seeds.length > 1)
     events.push({
       type: "warning",
       message: `the shards ran with different seeds (${seeds.join(", ")}): the merged report names the first; each failure's replay line carries its own`,
+    });
+  // Each embedded shard had its own server on its own port: one target all the same.
+  const targets = [
+    ...new Set(reports.map((one) => (one.target.embedded ? "the embedded reference" : one.target.baseUrl))),
+  ];
+  if (targets.length > 1)
+    events.push({
+      type: "warning",
+      message: `the shards ran against different targets (${targets.join(", ")}): the merged report's header names the first`,
     });
   for (const report of reports)
     for (const message of report.warnings) events.push({ type: "warning", message });
@@ -377,15 +394,23 @@ export function mergedEvents(shards: readonly ShardReport[], runId: string, fail
       },
     });
   }
-  for (const report of reports) events.push(...suiteEvents(report));
+  const unfinished = reports.flatMap((one) => one.unfinishedCases);
+  for (const suite of suites) events.push(...suiteEvents(suite, unfinished));
   if (reports.some((one) => one.finishedAt === null)) return events;
   // `--fail-under` judges the whole run's coverage: the merged one, never a shard's part of it.
   events.push(withFailUnder(mergedFinish(reports, runId, groups), failUnder));
   return events;
 }
 
-/** The merged run's start: the earliest shard's time, the first shard's target and spec, every shard's suites. */
-function mergedStart(reports: readonly JsonReport[], runId: string): RunStarted {
+/**
+ * The merged run's start: the earliest shard's time, the first shard's target and spec, every shard's suites but the
+ * run-end one (the engine plans none: it is there only when an end-of-run hook found something).
+ */
+function mergedStart(
+  reports: readonly JsonReport[],
+  runId: string,
+  suites: readonly JsonSuite[],
+): RunStarted {
   const first = reports[0]!;
   return {
     type: "run-started",
@@ -399,14 +424,14 @@ function mergedStart(reports: readonly JsonReport[], runId: string): RunStarted 
     spec: first.spec,
     seed: first.seed,
     labelPrefix: first.labelPrefix,
-    suites: reports.flatMap((one) =>
-      one.suites.map((suite) => ({
+    suites: suites
+      .filter((suite) => suite.id !== runEndSuite.id)
+      .map((suite) => ({
         id: suite.id,
         title: suite.title,
         tags: suite.tags,
         cases: suite.plannedCases ?? suite.cases.length,
       })),
-    ),
     ...(first.selection ? { selection: first.selection } : {}),
     mergedFrom: reports.map((one) => ({
       runId: one.runId,
@@ -418,25 +443,23 @@ function mergedStart(reports: readonly JsonReport[], runId: string): RunStarted 
   };
 }
 
-/** A shard's suites as the engine told them: started, their cases finished (or still open), finished. */
-function suiteEvents(report: JsonReport): RunEvent[] {
-  const events: RunEvent[] = [];
-  for (const suite of report.suites) {
-    if (suite.status === "not-run" && suite.cases.length === 0) continue;
-    events.push({ type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags });
-    for (const one of suite.cases) events.push(toCaseFinished(suite.id, one));
-    const open = report.unfinishedCases.filter((one) => one.suiteId === suite.id);
-    for (const one of open)
-      events.push({ type: "case-started", suiteId: one.suiteId, caseId: one.caseId, title: one.title });
-    if (suite.status !== "incomplete")
-      events.push({
-        type: "suite-finished",
-        suiteId: suite.id,
-        status: suite.status === "not-run" ? "skipped" : suite.status,
-        counts: suite.counts,
-        durationMs: suite.durationMs,
-      });
-  }
+/** A suite as the engine told it: started, its cases finished (or still open), finished. */
+function suiteEvents(suite: JsonSuite, unfinished: JsonReport["unfinishedCases"]): RunEvent[] {
+  if (suite.status === "not-run" && suite.cases.length === 0) return [];
+  const events: RunEvent[] = [
+    { type: "suite-started", suiteId: suite.id, title: suite.title, tags: suite.tags },
+  ];
+  for (const one of suite.cases) events.push(toCaseFinished(suite.id, one));
+  for (const one of unfinished.filter((open) => open.suiteId === suite.id))
+    events.push({ type: "case-started", suiteId: one.suiteId, caseId: one.caseId, title: one.title });
+  if (suite.status !== "incomplete")
+    events.push({
+      type: "suite-finished",
+      suiteId: suite.id,
+      status: suite.status === "not-run" ? "skipped" : suite.status,
+      counts: suite.counts,
+      durationMs: suite.durationMs,
+    });
   return events;
 }
 

@@ -108,7 +108,8 @@ export const emptyCounts = (): { -readonly [K in keyof Counts]: number } => ({
   interrupted: 0,
 });
 
-function worstStatus(counts: Counts): CaseStatus {
+/** The status of cases counted together: errored, failed or interrupted when one is, passed when one passed. */
+export function worstStatus(counts: Counts): CaseStatus {
   if (counts.errored > 0) return "errored";
   if (counts.failed > 0) return "failed";
   if (counts.interrupted > 0) return "interrupted";

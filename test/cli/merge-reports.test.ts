@@ -67,6 +67,17 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(readReportTarget(join(root, "merged", "latest", "report.json")).prefixes).toEqual(prefixes);
   });
 
+  it("names every shard's label prefix where the console, summary.md and report.html show the labels", () => {
+    const [first, second] = [read(join(root, "s1")).labelPrefix, read(join(root, "s2")).labelPrefix];
+    const consoleLines = mergeResult.out.split("\n").filter((line) => line.includes(" · labels "));
+    expect(consoleLines).toHaveLength(2);
+    for (const line of consoleLines) expect(line).toContain(`labels ${first}-*, ${second}-*`);
+    const markdown = readFileSync(join(root, "merged", "latest", "summary.md"), "utf8");
+    expect(markdown).toContain(`· labels \`${first}-*\`, \`${second}-*\``);
+    const page = readFileSync(join(root, "merged", "latest", "report.html"), "utf8");
+    expect(page).toContain(`<dt>labels</dt><dd id="labels">${first}-*, ${second}-*</dd>`);
+  });
+
   it("writes every reporter's output again, report.json valid against its schema", () => {
     const ajv = new Ajv2020({ allErrors: true, strict: false });
     addFormats.default(ajv);
@@ -119,6 +130,128 @@ describe("conform run --shard and conform merge-reports", () => {
     expect(result.err).toContain("give --fail-under to conform merge-reports");
   });
 
+  /** A shard's report as if its end-of-run hooks had found a write its traffic never saw recorded. */
+  function withRunEndFinding(dir: string, exchangeId: number): string {
+    const report = read(join(root, dir));
+    const group = "0bserved01";
+    const finding = {
+      id: "end-of-traffic",
+      title: "What the checks judge when the run's traffic has ended",
+      tags: ["read-only"],
+      status: "failed",
+      durationMs: 1,
+      passedChecks: 2,
+      exchangeCount: 0,
+      results: [
+        {
+          checkId: "observed-write-recorded",
+          exchangeId,
+          outcome: { status: "failed", message: `write ${exchangeId} never recorded` },
+          group,
+        },
+      ],
+      exchanges: [
+        {
+          id: exchangeId,
+          request: { method: "POST", url: "http://127.0.0.1:1/v4/linode/instances", headers: {}, body: null },
+          response: { status: 200, headers: {}, text: "{}", truncated: false, bytes: 2 },
+          error: null,
+          timings: { startedAt: 0, headersMs: 1, totalMs: 1 },
+          operationId: "createLinodeInstance",
+          retries: 0,
+        },
+      ],
+    };
+    const counts = { passed: 0, failed: 1, skipped: 0, errored: 0, interrupted: 0, total: 1 };
+    report.suites.push({
+      id: "checks-at-run-end",
+      title: finding.title,
+      tags: ["read-only"],
+      status: "failed",
+      plannedCases: null,
+      durationMs: 1,
+      counts,
+      cases: [finding],
+    });
+    report.counts = { ...report.counts, failed: report.counts.failed + 1, total: report.counts.total + 1 };
+    report.status = "failed";
+    report.exitCode = 1;
+    report.groups.push({
+      id: group,
+      checkId: "observed-write-recorded",
+      shape: "write <n> never recorded",
+      example: `write ${exchangeId} never recorded`,
+      failures: 1,
+      cases: 1,
+      firstCases: [{ suiteId: "checks-at-run-end", caseId: "end-of-traffic" }],
+      operations: [{ operationId: "createLinodeInstance", failures: 1 }],
+      operationCount: 1,
+      exchangesKept: 1,
+    });
+    const path = join(root, `run-end-${dir}.json`);
+    writeFileSync(path, JSON.stringify(report));
+    return path;
+  }
+
+  it("joins the shards' end-of-run findings in one suite, a case per shard (exit 1)", async () => {
+    const paths = [withRunEndFinding("s1", 7), withRunEndFinding("s2", 7)];
+    const result = await cli(["merge-reports", ...paths, "--report-dir", join(root, "run-end")]);
+    expect(result.err).toBe("");
+    expect(result.code).toBe(1);
+    const report = read(join(root, "run-end"));
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    addFormats.default(ajv);
+    ajv.validate(schema, report);
+    expect(ajv.errors ?? []).toEqual([]);
+    const runEnd = report.suites.filter((suite: Report) => suite.id === "checks-at-run-end");
+    expect(runEnd).toHaveLength(1);
+    expect(runEnd[0].status).toBe("failed");
+    expect(runEnd[0].counts).toMatchObject({ failed: 2, total: 2 });
+    expect(runEnd[0].cases.map((one: Report) => [one.id, one.title, one.results[0].outcome.message])).toEqual(
+      [
+        [
+          "end-of-traffic-shard-1-of-2",
+          "What the checks judge when the run's traffic has ended (shard 1/2)",
+          "write 7 never recorded",
+        ],
+        [
+          "end-of-traffic-shard-2-of-2",
+          "What the checks judge when the run's traffic has ended (shard 2/2)",
+          "write 7 never recorded",
+        ],
+      ],
+    );
+    // Each case keeps its shard's exchange, though both shards numbered it 7.
+    expect(runEnd[0].cases.map((one: Report) => one.exchanges.length)).toEqual([1, 1]);
+    expect(report.counts).toMatchObject({ failed: 2, total: whole.counts.total + 2 });
+    const group = report.groups.find((one: Report) => one.checkId === "observed-write-recorded");
+    expect(group).toMatchObject({ failures: 2, cases: 2 });
+    expect(group.firstCases.map((one: Report) => one.caseId)).toEqual([
+      "end-of-traffic-shard-1-of-2",
+      "end-of-traffic-shard-2-of-2",
+    ]);
+    expect(result.out).toContain("(shard 2/2)");
+  });
+
+  it("warns when the shards ran against different targets: the header names the first", async () => {
+    const paths = ["s1", "s2"].map((dir, index) => {
+      const report = read(join(root, dir));
+      report.target = { baseUrl: `http://127.0.0.1:4700${index}/v4`, authUrl: null, embedded: false };
+      const path = join(root, `target-${dir}.json`);
+      writeFileSync(path, JSON.stringify(report));
+      return path;
+    });
+    const result = await cli(["merge-reports", ...paths, "--report-dir", join(root, "targets")]);
+    expect(result.code).toBe(0);
+    expect(read(join(root, "targets")).warnings).toContainEqual(
+      expect.stringContaining(
+        "the shards ran against different targets (http://127.0.0.1:47000/v4, http://127.0.0.1:47001/v4)",
+      ),
+    );
+    // Embedded shards each had their own server on their own port: no warning.
+    expect(merged.warnings.join("\n")).not.toContain("different targets");
+  });
+
   it.each([
     [
       "a shard twice",
@@ -152,6 +285,18 @@ describe("conform run --shard and conform merge-reports", () => {
         return [join(root, "s1", "latest"), path];
       },
       /other-selection.json selected other suites or checks/,
+    ],
+    [
+      "a suite in two shards (only the end-of-run one may be)",
+      () => {
+        const [first] = read(join(root, "s1")).suites;
+        const other = read(join(root, "s2"));
+        other.suites.push(first);
+        const path = join(root, "suite-twice.json");
+        writeFileSync(path, JSON.stringify(other));
+        return [join(root, "s1", "latest"), path];
+      },
+      /suite [\w-]+ is in two reports/,
     ],
   ])("refuses %s, saying which (exit 2)", async (_name, paths, message) => {
     const result = await cli(["merge-reports", ...paths(), "--report-dir", join(root, "refused")]);

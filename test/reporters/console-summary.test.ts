@@ -46,7 +46,7 @@ const base: ConsoleSummaryInput = {
   latency: { count: 0, p50Ms: null, p90Ms: null, p99Ms: null, maxMs: null, buckets: [] } as never,
   durationMs: 1250,
   runId: "run-1",
-  labelPrefix: "conform-abc",
+  labelPrefixes: ["conform-abc"],
   groups: [],
   baseline: undefined,
   interrupted: [],

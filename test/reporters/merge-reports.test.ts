@@ -8,6 +8,8 @@ import type {
   RunEvent,
   RunFinished,
 } from "../../src/core/events.ts";
+import { runEndCaseName, suitesWithOneRunEnd } from "../../src/reporters/_internals/merge-run-end.ts";
+import type { JsonReport, JsonSuite } from "../../src/reporters/json.ts";
 import { toJsonCase } from "../../src/reporters/json.ts";
 import { createMarkdownReporter, markdownReportFile } from "../../src/reporters/markdown.ts";
 import { mergeCoverage, mergeGroups, toCaseFinished } from "../../src/reporters/merge-reports.ts";
@@ -131,6 +133,68 @@ describe("merging reports", () => {
       byOperation: [byOperation],
     });
     expect(mergeCoverage(shards.map(report))).toEqual([merged]);
+  });
+});
+
+describe("the run-end suite of several reports", () => {
+  const counts = (status: "passed" | "failed" | "skipped" | "errored") => ({
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    errored: 0,
+    interrupted: 0,
+    [status]: 1,
+    total: 1,
+  });
+  const suite = (
+    id: string,
+    status: "passed" | "failed" | "skipped" | "errored",
+    durationMs = 1,
+  ): JsonSuite => ({
+    id,
+    title: id,
+    tags: ["read-only"],
+    status,
+    plannedCases: null,
+    durationMs,
+    counts: counts(status),
+    cases: [{ id: `${id}-${status}` } as JsonSuite["cases"][number]],
+  });
+  const report = (...suites: JsonSuite[]) => ({ suites }) as unknown as JsonReport;
+  const runEnd = "checks-at-run-end";
+
+  it.each([
+    ["a shard", { index: 2, count: 3 }, "end-of-traffic-shard-2-of-3", "(shard 2/3)"],
+    ["a whole run", null, "end-of-traffic-report-1-of-2", "(report 1/2)"],
+  ])("names the case of %s for it", (_name, shard, id, titleEnd) => {
+    const name = runEndCaseName({ shard }, 0, 2);
+    expect(name.id).toBe(id);
+    expect(name.title.endsWith(titleEnd)).toBe(true);
+  });
+
+  it.each([
+    ["failed and skipped", ["failed", "skipped"], "failed"],
+    ["failed and errored", ["failed", "errored"], "errored"],
+    ["skipped and passed", ["skipped", "passed"], "passed"],
+  ] as const)("joins %s into one suite, last, of the worst status", (_name, statuses, worst) => {
+    const suites = suitesWithOneRunEnd([
+      report(suite(runEnd, statuses[0], 4), suite("a", "passed")),
+      report(suite("b", "passed"), suite(runEnd, statuses[1], 9)),
+    ]);
+    expect(suites.map((one) => one.id)).toEqual(["a", "b", runEnd]);
+    const joined = suites.at(-1)!;
+    expect(joined.status).toBe(worst);
+    expect(joined.counts.total).toBe(2);
+    expect(joined.durationMs).toBe(9);
+    expect(joined.cases.map((one) => one.id)).toEqual(statuses.map((status) => `${runEnd}-${status}`));
+  });
+
+  it("leaves one report's run-end suite as it is", () => {
+    const only = suite(runEnd, "failed");
+    expect(suitesWithOneRunEnd([report(only), report(suite("a", "passed"))])).toEqual([
+      suite("a", "passed"),
+      only,
+    ]);
   });
 });
 

@@ -32,7 +32,11 @@ export function countsText(counts: Counts, paint: Paint): string {
   return parts.join(", ");
 }
 
-/** ` · labels <prefix>-*`, or nothing for a run that labels nothing (traffic judged by `proxy`, `verify`). */
-export function labelsText(prefix: string): string {
-  return prefix === "" ? "" : ` · labels ${terminalSafe(prefix, true)}-*`;
+/**
+ * ` · labels <prefix>-*` (a merged run's every shard's, comma-separated), or nothing for a run that labels nothing
+ * (traffic judged by `proxy`, `verify`).
+ */
+export function labelsText(prefixes: readonly string[]): string {
+  if (prefixes.length === 0) return "";
+  return ` · labels ${prefixes.map((prefix) => `${terminalSafe(prefix, true)}-*`).join(", ")}`;
 }

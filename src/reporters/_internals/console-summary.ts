@@ -33,7 +33,8 @@ export interface ConsoleSummaryInput {
   readonly latency: LatencySummary;
   readonly durationMs: number | undefined;
   readonly runId: string;
-  readonly labelPrefix: string;
+  /** What the run's resources are labelled with (a merged run's every shard's). */
+  readonly labelPrefixes: readonly string[];
   /** The groups, for the baseline's new ones. */
   readonly groups: readonly FailureGroup[];
   readonly baseline: BaselineComparison | undefined;
@@ -221,7 +222,7 @@ export function summaryLines(input: ConsoleSummaryInput, paint: Paint): string[]
     ...notShownSection(input, paint),
     "",
     verdictLine(input, summary.exercised, paint),
-    paint("gray", `run ${safe(input.runId)}${labelsText(input.labelPrefix)}`),
+    paint("gray", `run ${safe(input.runId)}${labelsText(input.labelPrefixes)}`),
   ];
 }
 

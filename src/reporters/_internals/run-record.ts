@@ -23,6 +23,15 @@ import { CoverageTally } from "../../runner/coverage-tally.ts";
 import type { ReporterHooks } from "../types.ts";
 import { LatencyHistogram } from "./latency-histogram.ts";
 
+/**
+ * What the run's resources are labelled with: its own prefix, or a merged run's every shard's (each labels what it
+ * creates with its own; cleanup needs them all). None for traffic conform did not make (`proxy`, `verify`).
+ */
+export function labelPrefixesOf(started: Pick<RunStarted, "labelPrefix" | "mergedFrom">): string[] {
+  const shards = (started.mergedFrom ?? []).map((one) => one.labelPrefix ?? "");
+  return [...new Set([started.labelPrefix, ...shards])].filter((prefix) => prefix !== "");
+}
+
 /** A suite's state in a report: a case status, or `not-run` (planned, never started), `incomplete` (cut short). */
 export type SuiteStatus = CaseStatus | "not-run" | "incomplete";
 
