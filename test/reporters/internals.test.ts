@@ -106,6 +106,17 @@ describe("curl line", () => {
     expect(line).toMatch(/^curl -X POST --insecure --globoff /);
   });
 
+  it.each([
+    ["https://127.0.0.1:8443/v4/regions", true],
+    ["http://127.0.0.1:8080/v4/regions", false],
+  ])("asks curl to trust a self-signed certificate only over https: %s", (url, insecure) => {
+    expect(
+      curlLine({ method: "GET", url, headers: {}, body: undefined }, { insecure: true }).includes(
+        "--insecure",
+      ),
+    ).toBe(insecure);
+  });
+
   it("survives the shell word for word (quotes, $, newlines, brackets)", () => {
     const words = shellWords(curlLine(request));
     expect(words).toEqual([

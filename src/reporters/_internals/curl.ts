@@ -16,7 +16,7 @@ export const tokenVariable = "CONFORM_TOKEN";
 const omittedHeaders = new Set(["host", "content-length", "connection", "transfer-encoding", "keep-alive"]);
 
 export interface CurlOptions {
-  /** Adds `--insecure` (the embedded reference server's certificate is self-signed). */
+  /** Adds `--insecure` to an https URL (the embedded reference server's certificate is self-signed). */
   readonly insecure?: boolean;
 }
 
@@ -33,7 +33,8 @@ export function curlLine(request: RecordedRequest, options: CurlOptions = {}): s
   const method = request.method.toUpperCase();
   if (method === "HEAD") parts.push("--head");
   else if (method !== "GET" || request.body !== undefined) parts.push("-X", shellQuote(method));
-  if (options.insecure) parts.push("--insecure");
+  // A plain-HTTP URL has no certificate to trust: the flag would only mislead whoever pastes the line.
+  if (options.insecure && /^https:/i.test(request.url)) parts.push("--insecure");
   // X-Filter and pagination URLs may hold brackets and braces that curl would otherwise glob.
   if (/[[\]{}]/.test(request.url)) parts.push("--globoff");
   parts.push(shellQuote(request.url));
