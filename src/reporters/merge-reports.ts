@@ -15,7 +15,6 @@ import { ConfigError } from "../core/errors.ts";
 import type {
   BaselineComparison,
   CaseFinished,
-  Counts,
   FailureGroup,
   NotShown,
   OperationCoverage,
@@ -28,7 +27,12 @@ import { ExitCode } from "../core/exit-codes.ts";
 import { withFailUnder } from "../runner/coverage-summary.ts";
 import { namedCasesPerGroup, namedOperationsPerGroup } from "../runner/failure-groups.ts";
 import { runEndSuite } from "../runner/run-end-checks.ts";
-import { suitesWithOneRunEnd, withRunEndCaseNamed } from "./_internals/merge-run-end.ts";
+import {
+  caseCountKeys,
+  suitesWithOneRunEnd,
+  sumEach,
+  withRunEndCaseNamed,
+} from "./_internals/merge-run-end.ts";
 import {
   type JsonCase,
   type JsonExchange,
@@ -180,12 +184,6 @@ export function toCaseFinished(suiteId: string, json: JsonCase): CaseFinished {
     ...(json.reproduction === undefined ? {} : { reproduction: json.reproduction }),
     ...(json.logs === undefined ? {} : { logs: json.logs }),
   };
-}
-
-function sumCounts(all: readonly Counts[]): Counts {
-  const sum = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0 };
-  for (const counts of all) for (const key of Object.keys(sum) as (keyof Counts)[]) sum[key] += counts[key];
-  return sum;
 }
 
 /** Groups of the same id are one: counts summed, named cases and operations the first few of all. */
@@ -478,7 +476,10 @@ function mergedFinish(reports: readonly JsonReport[], runId: string, groups: Fai
     // Shards run side by side: the merged run took as long as its slowest shard.
     durationMs: Math.max(...reports.map((one) => one.durationMs ?? 0)),
     ...mergedExit(reports),
-    counts: sumCounts(reports.map((one) => one.counts)),
+    counts: sumEach(
+      reports.map((one) => one.counts),
+      caseCountKeys,
+    ),
     exchanges: reports.reduce((sum, one) => sum + one.exchanges.total, 0),
     coverage: mergeCoverage(reports.map((one) => one.coverage)),
     retries: reports.reduce((sum, one) => sum + one.exchanges.retries, 0),

@@ -48,12 +48,17 @@ export function withRunEndCaseNamed(report: JsonReport, position: number, report
   };
 }
 
-function sumJsonCounts(all: readonly JsonCounts[]): JsonCounts {
-  const sum = { passed: 0, failed: 0, skipped: 0, errored: 0, interrupted: 0, total: 0 };
-  for (const counts of all)
-    for (const key of Object.keys(sum) as (keyof JsonCounts)[]) sum[key] += counts[key];
+/** Each named count summed over all (the shards' case counts, with or without a total). */
+export function sumEach<Key extends string>(
+  all: readonly Readonly<Record<Key, number>>[],
+  keys: readonly Key[],
+): Record<Key, number> {
+  const sum = Object.fromEntries(keys.map((key) => [key, 0])) as Record<Key, number>;
+  for (const counts of all) for (const key of keys) sum[key] += counts[key];
   return sum;
 }
+
+export const caseCountKeys = ["passed", "failed", "skipped", "errored", "interrupted"] as const;
 
 /**
  * Every report's suites in order, the run-end suites of several joined into one, last (where the engine emits it):
@@ -66,7 +71,10 @@ export function suitesWithOneRunEnd(reports: readonly JsonReport[]): JsonSuite[]
   const runEnd = reports.flatMap((report) => report.suites.filter(isRunEnd));
   const [first] = runEnd;
   if (!first || runEnd.length === 1) return [...others, ...runEnd];
-  const counts = sumJsonCounts(runEnd.map((suite) => suite.counts));
+  const counts: JsonCounts = sumEach(
+    runEnd.map((suite) => suite.counts),
+    [...caseCountKeys, "total"],
+  );
   const merged: JsonSuite = {
     ...first,
     status: worstStatus(counts),
